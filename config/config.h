@@ -1,0 +1,79 @@
+/* config/config.h - the parsed, immutable configuration.
+ *
+ * config/ is the only directory that reads the environment. It parses
+ * CACHEMALLOC_CONF ("key:value,key:value", PyTorch's syntax where the keys
+ * overlap) and CACHEMALLOC_SIM_MEMORY once; everything else reads the
+ * resulting cm_config and never changes it.
+ *
+ * Bad input never aborts the host program: each bad entry produces one line
+ * on the error stream naming the key, the value and what is accepted, and
+ * the rest of the configuration still applies.
+ */
+#ifndef CM_CONFIG_H
+#define CM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* roundup_power2_divisions: one entry per power-of-two size interval,
+ * starting at 1 MiB (index 0 covers everything up to 2 MiB), as PyTorch. */
+#define CM_ROUNDUP_INTERVALS 16
+#define CM_CONFIG_PATH_MAX 4096
+
+typedef enum cm_free_fence {
+	CM_FENCE_GPU,  /* events and stream waits order reuse (default) */
+	CM_FENCE_HOST, /* reuse only after a device-wide synchronization */
+	CM_FENCE_NONE, /* trust stream order, like PyTorch: unsafe across streams */
+} cm_free_fence;
+
+typedef enum cm_stats_mode {
+	CM_STATS_OFF,
+	CM_STATS_EXIT,      /* text report on stderr at exit */
+	CM_STATS_EXIT_JSON, /* JSON report written to stats_path at exit */
+} cm_stats_mode;
+
+typedef struct cm_config {
+	size_t max_split_size;             /* bytes; SIZE_MAX: no limit */
+	unsigned roundup_divisions[CM_ROUNDUP_INTERVALS]; /* 0 or 1: none */
+	double garbage_collection_threshold;   /* 0: off, else in (0, 1) */
+	bool expandable_segments;
+	size_t release_threshold;          /* idle bytes kept; SIZE_MAX: all */
+	double per_process_memory_fraction;    /* (0, 1]; 1: whole device */
+	cm_free_fence free_fence;
+	cm_stats_mode stats;
+	char stats_path[CM_CONFIG_PATH_MAX];   /* for CM_STATS_EXIT_JSON */
+	char oom_snapshot[CM_CONFIG_PATH_MAX]; /* empty: no snapshot */
+	bool memgetinfo_counts_cache;
+	size_t sim_memory;                 /* CACHEMALLOC_SIM_MEMORY, bytes */
+} cm_config;
+
+/* The defaults, with no environment. */
+void cm_config_defaults(cm_config *cfg);
+
+/* Applies a CACHEMALLOC_CONF string on top of cfg. Writes one line to err
+ * (if not NULL) per bad entry and returns how many there were. Good entries
+ * apply even when others are bad. */
+int cm_config_parse(cm_config *cfg, const char *text, FILE *err);
+
+/* Parses a byte count with an optional K, M, G or T suffix (powers of
+ * 1024). Returns false on anything else, including overflow. */
+bool cm_config_parse_size(const char *text, size_t *out);
+
+/* Builds a configuration from the given environment values (either may be
+ * NULL) and the secure-execution flag. Under secure execution both are
+ * ignored with one line on err. Returns the number of bad entries. */
+int cm_config_from_env(cm_config *cfg, const char *conf, const char *sim_memory,
+		       bool secure, FILE *err);
+
+/* The process configuration: read from the environment on first call
+ * (thread-safe), immutable afterwards. */
+const cm_config *cm_config_get(void);
+
+/* Writes the table of options (name, accepted values, default, description). */
+void cm_config_print_options(FILE *out);
+
+/* roundup_power2_divisions for a request size. */
+unsigned cm_config_divisions(const cm_config *cfg, size_t size);
+
+#endif

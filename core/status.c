@@ -1,0 +1,18 @@
+/* core/status.c - names of status codes, for messages. */
+#include "backend.h"
+
+const char *cm_status_name(cm_status st)
+{
+	switch (st) {
+	case CM_OK: return "ok";
+	case CM_NOT_READY: return "not ready";
+	case CM_ERR_OOM: return "out of memory";
+	case CM_ERR_INVALID: return "invalid argument";
+	case CM_ERR_NOT_OURS: return "pointer not owned by the cache";
+	case CM_ERR_UNSUPPORTED: return "unsupported by the backend";
+	case CM_ERR_CAPTURING: return "stream is capturing a graph";
+	case CM_ERR_UNLOADING: return "runtime is unloading";
+	case CM_ERR_BACKEND: return "device error";
+	}
+	return "unknown status";
+}

@@ -1,0 +1,97 @@
+/* sim/sim.h - the simulated device: a first-class backend, not a mock.
+ *
+ * Device memory is host memory (reserved with mmap, so untouched capacity
+ * costs nothing); a device pointer is the host address of its bytes. Streams
+ * are queues run by a worker thread each, asynchronously and in order, so
+ * races are observable. Events, stream waits, device synchronization, memory
+ * info and the VMM calls (2 MiB granularity) behave as the CUDA documentation
+ * says, including the legacy default stream's implicit synchronization with
+ * blocking streams. Misuse fails like CUDA does (unknown pointer, double
+ * free, mapping over a mapped range) and never crashes. Any call kind can be
+ * made to fail on its Nth attempt, and every backend call is logged so tests
+ * can assert on what the allocator asked of the device.
+ */
+#ifndef CM_SIM_H
+#define CM_SIM_H
+
+#include "backend.h"
+
+typedef struct sim sim;
+
+typedef struct sim_options {
+	int devices;     /* number of devices, default 1 */
+	size_t capacity; /* bytes per device, default 16 GiB */
+} sim_options;
+
+/* Kinds of backend call, for the log and failure injection. */
+typedef enum sim_call {
+	SIM_MEM_ALLOC,
+	SIM_MEM_FREE,
+	SIM_MEM_GET_INFO,
+	SIM_EVENT_CREATE,
+	SIM_EVENT_DESTROY,
+	SIM_EVENT_RECORD,
+	SIM_EVENT_QUERY,
+	SIM_EVENT_SYNCHRONIZE,
+	SIM_STREAM_WAIT_EVENT,
+	SIM_STREAM_QUERY,
+	SIM_STREAM_SYNCHRONIZE,
+	SIM_STREAM_IS_CAPTURING,
+	SIM_DEVICE_SYNCHRONIZE,
+	SIM_VMM_GRANULARITY,
+	SIM_VMM_RESERVE,
+	SIM_VMM_RELEASE,
+	SIM_VMM_CREATE,
+	SIM_VMM_DESTROY,
+	SIM_VMM_MAP,
+	SIM_VMM_UNMAP,
+	SIM_VMM_SET_ACCESS,
+	SIM_CALL_KINDS
+} sim_call;
+
+const char *sim_call_name(sim_call call);
+
+typedef struct sim_log_entry {
+	sim_call call;
+	int dev;
+	cm_status result;
+	cm_stream stream; /* stream argument, if any */
+	cm_event event;   /* event argument, if any */
+	uintptr_t ptr;    /* pointer / va argument or result, if any */
+	size_t size;
+} sim_log_entry;
+
+sim *sim_create(const sim_options *opt); /* NULL options: defaults */
+void sim_destroy(sim *s);                /* waits for all streams */
+const cm_backend *sim_backend(sim *s);   /* ctx is s */
+
+/* Streams created by the program (the backend table never creates any). */
+cm_stream sim_stream_create(sim *s, int dev, bool nonblocking);
+cm_status sim_stream_destroy(sim *s, int dev, cm_stream st); /* pending work still runs */
+
+/* Work on a stream, in stream order. */
+cm_status sim_memset_async(sim *s, int dev, uintptr_t dst, int value, size_t n, cm_stream st);
+cm_status sim_memcpy_async(sim *s, int dev, uintptr_t dst, uintptr_t src, size_t n, cm_stream st);
+cm_status sim_host_func(sim *s, int dev, cm_stream st, void (*fn)(void *), void *arg);
+
+/* A gate holds its stream at that point until opened: tests use it to keep
+ * a stream busy for exactly as long as they want. */
+typedef struct sim_gate sim_gate;
+sim_gate *sim_gate_enqueue(sim *s, int dev, cm_stream st);
+void sim_gate_open(sim_gate *g); /* also frees the gate once passed */
+
+/* Failure injection: the nth call (1 = the next one) of that kind from now
+ * fails; CM_ERR_OOM for allocations and creations, CM_ERR_BACKEND otherwise.
+ * n = 0 cancels. */
+void sim_fail_nth(sim *s, sim_call call, unsigned n);
+
+/* The call log (every backend-table call, in order). */
+size_t sim_log_count(sim *s);
+sim_log_entry sim_log_get(sim *s, size_t i);
+void sim_log_clear(sim *s);
+size_t sim_call_count(sim *s, sim_call call); /* since creation */
+
+/* Bytes of device memory in use (plain allocations plus VMM physical). */
+size_t sim_used_bytes(sim *s, int dev);
+
+#endif
