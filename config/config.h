@@ -60,6 +60,11 @@ int cm_config_parse(cm_config *cfg, const char *text, FILE *err);
  * 1024). Returns false on anything else, including overflow. */
 bool cm_config_parse_size(const char *text, size_t *out);
 
+/* Applies a CACHEMALLOC_SIM_MEMORY string (a size, see above, > 0) to
+ * cfg->sim_memory. NULL or blank changes nothing. A bad value writes one
+ * line to err (if not NULL), keeps cfg and returns 1; else returns 0. */
+int cm_config_parse_sim_memory(cm_config *cfg, const char *text, FILE *err);
+
 /* Builds a configuration from the given environment values (either may be
  * NULL) and the secure-execution flag. Under secure execution both are
  * ignored with one line on err. Returns the number of bad entries. */

@@ -1,0 +1,810 @@
+/* config/config.c - parsing CACHEMALLOC_CONF and CACHEMALLOC_SIM_MEMORY.
+ *
+ * Owns the one table of options (cm_options). Each row holds a key's name,
+ * type, default, accepted values, description and setter; the error
+ * messages, the list of accepted keys and the --help text are all made from
+ * it, so they cannot drift apart.
+ *
+ * Invariants:
+ * - Parsing never allocates, never aborts and never exits. It works on
+ *   (pointer, length) slices of the caller's string, so any length is fine
+ *   and the cost is linear in it.
+ * - A setter either accepts the whole value and writes cfg, or returns the
+ *   reason and leaves cfg untouched: a bad entry keeps the previous value.
+ * - Each bad entry gives exactly one line on err (the first
+ *   CM_MAX_REPORTED per string; beyond that one summary line, so that a
+ *   megabyte of commas cannot flood stderr). The line starts with
+ *   "cachemalloc: ", names the variable, key and value (escaped, at most
+ *   CM_QUOTE_MAX bytes shown) and says what is accepted.
+ * - Entries are split at commas, except inside a value that starts with
+ *   '[' (roundup_power2_divisions' list), which runs to its ']'. Each entry
+ *   is split at its first ':'; keys are case-sensitive, as in PyTorch.
+ * - roundup_power2_divisions reproduces PyTorch's parser and lookup
+ *   (c10/core/AllocatorConfig.cpp, parseRoundUpPower2Divisions and
+ *   roundup_power2_divisions(size)); see cm_roundup_at and cm_roundup_rest.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include <strings.h>
+
+#define CM_MIB ((size_t)1 << 20)
+#define CM_QUOTE_MAX 64
+#define CM_MAX_REPORTED 32
+#define CM_CONF_VAR "CACHEMALLOC_CONF"
+#define CM_SIM_VAR "CACHEMALLOC_SIM_MEMORY"
+#define CM_SIM_DEFAULT ((size_t)16 << 30)
+/* PyTorch: kLargeBuffer / kMB, and its check is ">=": 20 is accepted. */
+#define CM_SPLIT_MIN_MB 20
+/* Interval 0 of roundup_power2_divisions starts at 1 MiB = 2^20. */
+#define CM_ROUNDUP_FIRST_LOG2 20
+
+typedef struct cm_slice {
+	const char *p;
+	size_t n;
+} cm_slice;
+
+/* Returns NULL when the value was applied, else why it was not. */
+typedef const char *(*cm_setter)(cm_config *cfg, cm_slice value);
+
+typedef struct cm_option {
+	const char *name;
+	const char *type;
+	const char *default_text;
+	const char *accepted; /* quoted verbatim in error messages */
+	const char *description;
+	cm_setter set;
+} cm_option;
+
+/* ---- slices and numbers ---- */
+
+static cm_slice cm_slice_of(const char *p, size_t n)
+{
+	cm_slice s = { p, n };
+	return s;
+}
+
+static bool cm_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	       c == '\f';
+}
+
+static bool cm_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static cm_slice cm_trim(cm_slice s)
+{
+	while (s.n > 0 && cm_is_space(s.p[0])) {
+		s.p++;
+		s.n--;
+	}
+	while (s.n > 0 && cm_is_space(s.p[s.n - 1]))
+		s.n--;
+	return s;
+}
+
+static bool cm_eq(cm_slice s, const char *lit)
+{
+	return strlen(lit) == s.n && memcmp(s.p, lit, s.n) == 0;
+}
+
+static bool cm_eq_nocase(cm_slice s, const char *lit)
+{
+	return strlen(lit) == s.n && strncasecmp(s.p, lit, s.n) == 0;
+}
+
+static bool cm_is_pow2(uint64_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+static unsigned cm_log2(uint64_t v)
+{
+	return 63u - (unsigned)__builtin_clzll(v);
+}
+
+/* A plain decimal integer: digits only; signs, spaces inside, junk and
+ * overflow are all rejected (strtoull would accept " -1" as 2^64-1). */
+static const char *cm_parse_u64(cm_slice s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (s.n == 0)
+		return "no number";
+	if (s.p[0] == '-' && s.n > 1 && cm_is_digit(s.p[1]))
+		return "negative";
+	if (!cm_is_digit(s.p[0]))
+		return "not a number";
+	for (size_t i = 0; i < s.n; i++) {
+		unsigned d = (unsigned)(s.p[i] - '0');
+
+		if (!cm_is_digit(s.p[i]))
+			return "trailing characters after the number";
+		if (v > (UINT64_MAX - d) / 10)
+			return "too large";
+		v = v * 10 + d;
+	}
+	*out = v;
+	return NULL;
+}
+
+/* Digits with an optional fraction ("0.5", ".5", "1."). Written by hand
+ * because strtod follows the host program's locale and accepts nan, inf,
+ * hex and exponents. Precision beyond 18 fraction digits is dropped. */
+static const char *cm_parse_decimal(cm_slice s, double *out)
+{
+	double whole = 0;
+	uint64_t frac = 0, scale = 1;
+	bool digits = false;
+	size_t i = 0;
+
+	if (s.n > 0 && s.p[0] == '-')
+		return "negative";
+	for (; i < s.n && cm_is_digit(s.p[i]); i++, digits = true)
+		whole = whole * 10 + (s.p[i] - '0');
+	if (i < s.n && s.p[i] == '.') {
+		for (i++; i < s.n && cm_is_digit(s.p[i]); i++, digits = true) {
+			if (scale <= UINT64_C(100000000000000000)) {
+				frac = frac * 10 + (uint64_t)(s.p[i] - '0');
+				scale *= 10;
+			}
+		}
+	}
+	if (!digits)
+		return "not a number";
+	if (i < s.n)
+		return "trailing characters after the number";
+	*out = whole + (double)frac / (double)scale;
+	return NULL;
+}
+
+/* An integer number of MiB, converted to bytes without overflow. */
+static const char *cm_parse_mib(cm_slice s, uint64_t *mib, size_t *bytes)
+{
+	const char *why = cm_parse_u64(s, mib);
+
+	if (why)
+		return why;
+	if (*mib > SIZE_MAX / CM_MIB)
+		return "too large";
+	*bytes = (size_t)*mib * CM_MIB;
+	return NULL;
+}
+
+static const char *cm_parse_bool(cm_slice s, bool *out)
+{
+	if (cm_eq_nocase(s, "true") || cm_eq(s, "1"))
+		*out = true;
+	else if (cm_eq_nocase(s, "false") || cm_eq(s, "0"))
+		*out = false;
+	else
+		return "not a boolean";
+	return NULL;
+}
+
+/* Copies a path; control characters are refused since such a name is
+ * almost surely a quoting mistake, and would garble later messages. */
+static const char *cm_copy_path(cm_slice s, char *dst)
+{
+	if (s.n == 0)
+		return "empty path";
+	if (s.n >= CM_CONFIG_PATH_MAX)
+		return "path too long";
+	for (size_t i = 0; i < s.n; i++) {
+		unsigned char c = (unsigned char)s.p[i];
+
+		if (c < 0x20 || c == 0x7f)
+			return "control character in the path";
+	}
+	memcpy(dst, s.p, s.n);
+	dst[s.n] = '\0';
+	return NULL;
+}
+
+static const char *cm_size_parse(cm_slice s, size_t *out)
+{
+	unsigned shift = 0;
+	uint64_t v;
+	const char *why;
+
+	s = cm_trim(s);
+	if (s.n > 0) {
+		switch (s.p[s.n - 1]) {
+		case 'K': case 'k': shift = 10; break;
+		case 'M': case 'm': shift = 20; break;
+		case 'G': case 'g': shift = 30; break;
+		case 'T': case 't': shift = 40; break;
+		default: break;
+		}
+		if (shift)
+			s = cm_trim(cm_slice_of(s.p, s.n - 1));
+	}
+	why = cm_parse_u64(s, &v);
+	if (why)
+		return why;
+	if (v > (SIZE_MAX >> shift))
+		return "too large";
+	*out = (size_t)v << shift;
+	return NULL;
+}
+
+/* ---- roundup_power2_divisions ---- */
+
+typedef struct cm_roundup_state {
+	bool first;      /* no size key seen yet */
+	bool saw_rest;   /* '>' seen */
+	size_t last;     /* interval of the last size key */
+} cm_roundup_state;
+
+/* A division count: a power of two, or 0 inside a list (PyTorch refuses 0
+ * in the single-value form, as isPowerOf2_64(0) is false). */
+static const char *cm_parse_divisions(cm_slice s, bool zero_ok, unsigned *out)
+{
+	uint64_t v;
+	const char *why = cm_parse_u64(s, &v);
+
+	if (why)
+		return why;
+	if (!(cm_is_pow2(v) || (zero_ok && v == 0)))
+		return zero_ok ? "divisions must be a power of two or 0"
+			       : "divisions must be a power of two";
+	if (v > UINT_MAX)
+		return "too large";
+	*out = (unsigned)v;
+	return NULL;
+}
+
+/* "SIZE:N": SIZE MiB (a power of two) selects interval log2(SIZE), clamped
+ * to the last one. The first size key also fills every interval below it;
+ * intervals between later keys keep their value. As PyTorch. */
+static const char *cm_roundup_at(unsigned *div, cm_roundup_state *st,
+				 cm_slice key, unsigned value)
+{
+	uint64_t mib;
+	size_t index;
+	const char *why = cm_parse_u64(key, &mib);
+
+	if (why)
+		return why;
+	if (!cm_is_pow2(mib))
+		return "sizes must be powers of two (MiB)";
+	index = cm_log2(mib);
+	if (index > CM_ROUNDUP_INTERVALS - 1)
+		index = CM_ROUNDUP_INTERVALS - 1;
+	for (size_t i = 0; st->first && i < index; i++)
+		div[i] = value;
+	st->first = false;
+	div[index] = value;
+	st->last = index;
+	return NULL;
+}
+
+/* ">:N" fills every interval above the last size key (above interval 0
+ * if none came before), as current PyTorch (last_index + 1). */
+static const char *cm_roundup_rest(unsigned *div, cm_roundup_state *st,
+				   unsigned value)
+{
+	if (st->saw_rest)
+		return "'>' appears twice";
+	st->saw_rest = true;
+	for (size_t i = st->last + 1; i < CM_ROUNDUP_INTERVALS; i++)
+		div[i] = value;
+	return NULL;
+}
+
+static const char *cm_roundup_item(unsigned *div, cm_roundup_state *st,
+				   cm_slice item)
+{
+	const char *colon, *why;
+	cm_slice key, val;
+	unsigned value;
+
+	if (item.n == 0)
+		return "empty item in the list";
+	colon = memchr(item.p, ':', item.n);
+	if (!colon)
+		return "list item without ':'";
+	key = cm_trim(cm_slice_of(item.p, (size_t)(colon - item.p)));
+	val = cm_trim(cm_slice_of(colon + 1, item.n - (size_t)(colon - item.p) - 1));
+	if (key.n == 0)
+		return "list item with an empty size";
+	if (val.n == 0)
+		return "list item with an empty division count";
+	why = cm_parse_divisions(val, true, &value);
+	if (why)
+		return why;
+	if (cm_eq(key, ">"))
+		return cm_roundup_rest(div, st, value);
+	return cm_roundup_at(div, st, key, value);
+}
+
+static const char *cm_roundup_list(unsigned *div, cm_slice v)
+{
+	cm_roundup_state st = { true, false, 0 };
+	const char *close = memchr(v.p, ']', v.n);
+	cm_slice inner;
+	size_t pos = 0;
+
+	if (!close)
+		return "missing ']'";
+	if (close != v.p + v.n - 1)
+		return "text after ']'";
+	inner = cm_trim(cm_slice_of(v.p + 1, v.n - 2));
+	if (inner.n == 0)
+		return "empty list";
+	for (;;) {
+		const char *comma = memchr(inner.p + pos, ',', inner.n - pos);
+		size_t end = comma ? (size_t)(comma - inner.p) : inner.n;
+		cm_slice item = cm_trim(cm_slice_of(inner.p + pos, end - pos));
+		const char *why = cm_roundup_item(div, &st, item);
+
+		if (why)
+			return why;
+		if (!comma)
+			return NULL;
+		pos = end + 1;
+	}
+}
+
+/* Works on a copy so that a bad list leaves the previous setting whole;
+ * the copy starts from the current values because PyTorch applies a list
+ * on top of what is there (only the intervals it names change). */
+static const char *cm_set_roundup(cm_config *cfg, cm_slice v)
+{
+	unsigned div[CM_ROUNDUP_INTERVALS], value;
+	const char *why;
+
+	memcpy(div, cfg->roundup_divisions, sizeof div);
+	if (v.p[0] == '[') {
+		why = cm_roundup_list(div, v);
+	} else {
+		why = cm_parse_divisions(v, false, &value);
+		for (size_t i = 0; !why && i < CM_ROUNDUP_INTERVALS; i++)
+			div[i] = value;
+	}
+	if (why)
+		return why;
+	memcpy(cfg->roundup_divisions, div, sizeof div);
+	return NULL;
+}
+
+/* ---- the other setters ---- */
+
+static const char *cm_set_max_split(cm_config *cfg, cm_slice v)
+{
+	uint64_t mib;
+	size_t bytes;
+	const char *why = cm_parse_mib(v, &mib, &bytes);
+
+	if (why)
+		return why;
+	if (mib < CM_SPLIT_MIN_MB)
+		return "below the minimum";
+	cfg->max_split_size = bytes;
+	return NULL;
+}
+
+static const char *cm_set_gc_threshold(cm_config *cfg, cm_slice v)
+{
+	double d;
+	const char *why = cm_parse_decimal(v, &d);
+
+	if (why)
+		return why;
+	if (!(d > 0.0 && d < 1.0))
+		return "out of range";
+	cfg->garbage_collection_threshold = d;
+	return NULL;
+}
+
+static const char *cm_set_expandable(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bool(v, &cfg->expandable_segments);
+}
+
+static const char *cm_set_release_threshold(cm_config *cfg, cm_slice v)
+{
+	uint64_t mib;
+
+	return cm_parse_mib(v, &mib, &cfg->release_threshold);
+}
+
+static const char *cm_set_fraction(cm_config *cfg, cm_slice v)
+{
+	double d;
+	const char *why = cm_parse_decimal(v, &d);
+
+	if (why)
+		return why;
+	if (!(d > 0.0 && d <= 1.0))
+		return "out of range";
+	cfg->per_process_memory_fraction = d;
+	return NULL;
+}
+
+static const char *cm_set_free_fence(cm_config *cfg, cm_slice v)
+{
+	if (cm_eq_nocase(v, "gpu"))
+		cfg->free_fence = CM_FENCE_GPU;
+	else if (cm_eq_nocase(v, "host"))
+		cfg->free_fence = CM_FENCE_HOST;
+	else if (cm_eq_nocase(v, "none"))
+		cfg->free_fence = CM_FENCE_NONE;
+	else
+		return "unknown fence";
+	return NULL;
+}
+
+static const char *cm_set_stats(cm_config *cfg, cm_slice v)
+{
+	static const char json[] = "exit-json";
+	const size_t jn = sizeof json - 1;
+	const char *why;
+
+	if (cm_eq_nocase(v, "off")) {
+		cfg->stats = CM_STATS_OFF;
+	} else if (cm_eq_nocase(v, "exit")) {
+		cfg->stats = CM_STATS_EXIT;
+	} else if (v.n > jn && strncasecmp(v.p, json, jn) == 0 && v.p[jn] == ':') {
+		why = cm_copy_path(cm_trim(cm_slice_of(v.p + jn + 1, v.n - jn - 1)),
+				   cfg->stats_path);
+		if (why)
+			return why;
+		cfg->stats = CM_STATS_EXIT_JSON;
+	} else {
+		return cm_eq_nocase(v, json) ? "exit-json needs :PATH"
+					     : "unknown mode";
+	}
+	return NULL;
+}
+
+static const char *cm_set_oom_snapshot(cm_config *cfg, cm_slice v)
+{
+	return cm_copy_path(v, cfg->oom_snapshot);
+}
+
+static const char *cm_set_memgetinfo(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bool(v, &cfg->memgetinfo_counts_cache);
+}
+
+static const cm_option cm_options[] = {
+	{ "max_split_size_mb", "MiB", "unlimited",
+	  "an integer number of MiB, 20 or more",
+	  "cached blocks larger than this are never split (limits fragmentation)",
+	  cm_set_max_split },
+	{ "roundup_power2_divisions", "list", "0 (off)",
+	  "a power of two, or a list like [256:1,512:2,>:8] with power-of-two "
+	  "MiB sizes (or '>' for all larger) and divisions that are powers of "
+	  "two or 0",
+	  "round requests up to one of N steps between powers of two, per "
+	  "power-of-two size interval from 1 MiB",
+	  cm_set_roundup },
+	{ "garbage_collection_threshold", "decimal", "0 (off)",
+	  "a decimal number strictly between 0.0 and 1.0",
+	  "above this fraction of the memory limit, free the cached blocks "
+	  "unused the longest",
+	  cm_set_gc_threshold },
+	{ "expandable_segments", "bool", "false",
+	  "true or false (also True, False, 1, 0)",
+	  "grow one virtual range per stream instead of allocating new segments",
+	  cm_set_expandable },
+	{ "release_threshold_mb", "MiB", "unlimited (keep all)",
+	  "an integer number of MiB, 0 or more",
+	  "idle cached memory above this is given back to the device",
+	  cm_set_release_threshold },
+	{ "per_process_memory_fraction", "decimal", "1.0",
+	  "a decimal number above 0.0 and at most 1.0",
+	  "cap on this process's reserved memory, as a fraction of the device",
+	  cm_set_fraction },
+	{ "free_fence", "enum", "gpu", "gpu, host or none",
+	  "how reuse of freed memory is ordered against work on other streams",
+	  cm_set_free_fence },
+	{ "stats", "enum", "off", "off, exit or exit-json:PATH",
+	  "at exit, print statistics on stderr (exit) or write JSON to PATH",
+	  cm_set_stats },
+	{ "oom_snapshot", "path", "none", "a file path of 1 to 4095 bytes",
+	  "on out of memory, write a memory_viz snapshot (pickle) to this path",
+	  cm_set_oom_snapshot },
+	{ "memgetinfo_counts_cache", "bool", "true",
+	  "true or false (also True, False, 1, 0)",
+	  "cudaMemGetInfo reports memory idle in the cache as free",
+	  cm_set_memgetinfo },
+};
+
+#define CM_NOPTIONS (sizeof cm_options / sizeof cm_options[0])
+
+static const char cm_sim_accepted[] =
+	"a byte count above 0 with an optional K, M, G or T suffix (powers of 1024)";
+
+/* ---- reporting ---- */
+
+typedef struct cm_report {
+	FILE *err;
+	const char *var;
+	int bad;
+	bool seen[CM_NOPTIONS]; /* key applied earlier in this string */
+} cm_report;
+
+/* Counts a bad entry and starts its line; false when it is not printed. */
+static bool cm_report_begin(cm_report *r)
+{
+	r->bad++;
+	if (!r->err || r->bad > CM_MAX_REPORTED)
+		return false;
+	fprintf(r->err, "cachemalloc: %s: ", r->var);
+	return true;
+}
+
+static void cm_report_end(cm_report *r)
+{
+	if (r->err && r->bad > CM_MAX_REPORTED)
+		fprintf(r->err, "cachemalloc: %s: %d more bad entries not shown\n",
+			r->var, r->bad - CM_MAX_REPORTED);
+}
+
+/* Quotes a value, escaping what is not printable ASCII so that one bad
+ * entry stays one readable line, and cutting it short. */
+static void cm_quote(FILE *out, cm_slice s)
+{
+	size_t n = s.n < CM_QUOTE_MAX ? s.n : CM_QUOTE_MAX;
+
+	fputc('"', out);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s.p[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c >= 0x20 && c < 0x7f)
+			fputc(c, out);
+		else
+			fprintf(out, "\\x%02x", c);
+	}
+	fputc('"', out);
+	if (s.n > CM_QUOTE_MAX)
+		fprintf(out, "... (%zu bytes)", s.n);
+}
+
+static void cm_print_keys(FILE *out)
+{
+	for (size_t i = 0; i < CM_NOPTIONS; i++)
+		fprintf(out, "%s%s", i ? ", " : "", cm_options[i].name);
+}
+
+static void cm_report_unknown(cm_report *r, cm_slice key, cm_slice value)
+{
+	if (!cm_report_begin(r))
+		return;
+	if (key.n == 0) {
+		fputs("empty key", r->err);
+	} else {
+		fputs("unknown key ", r->err);
+		cm_quote(r->err, key);
+	}
+	fputs(" (value ", r->err);
+	cm_quote(r->err, value);
+	fputs("); accepted keys: ", r->err);
+	cm_print_keys(r->err);
+	fputc('\n', r->err);
+}
+
+static void cm_report_shape(cm_report *r, cm_slice entry, size_t offset)
+{
+	if (!cm_report_begin(r))
+		return;
+	if (entry.n == 0) {
+		fprintf(r->err, "empty entry at byte %zu", offset);
+	} else {
+		fputs("entry ", r->err);
+		cm_quote(r->err, entry);
+		fputs(" has no ':'", r->err);
+	}
+	fputs("; accepted: key:value entries separated by single commas, keys: ",
+	      r->err);
+	cm_print_keys(r->err);
+	fputc('\n', r->err);
+}
+
+static void cm_report_value(cm_report *r, size_t opt, cm_slice value,
+			    const char *why)
+{
+	if (!cm_report_begin(r))
+		return;
+	fprintf(r->err, "%s:", cm_options[opt].name);
+	cm_quote(r->err, value);
+	fprintf(r->err, " is not valid (%s); accepted: %s; %s\n", why,
+		cm_options[opt].accepted,
+		r->seen[opt] ? "keeping the earlier value" : "using the default");
+}
+
+/* ---- splitting CACHEMALLOC_CONF ---- */
+
+static bool cm_is_key_start(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* A '[' that is never closed (end of text, or another '[' first): end the
+ * entry at the first comma that is followed by something that can start a
+ * key, since list items start with a digit or '>'. This keeps the entries
+ * after a missing ']' alive. */
+static size_t cm_unclosed_end(const char *s, size_t len, size_t open)
+{
+	for (size_t i = open + 1; i < len; i++) {
+		size_t j = i + 1;
+
+		if (s[i] != ',')
+			continue;
+		while (j < len && cm_is_space(s[j]))
+			j++;
+		if (j < len && cm_is_key_start(s[j]))
+			return i;
+	}
+	return len;
+}
+
+/* Returns where the entry that starts at pos ends (its comma, or len). */
+static size_t cm_entry_end(const char *s, size_t len, size_t pos)
+{
+	size_t i = pos, j;
+
+	while (i < len && s[i] != ',' && s[i] != ':')
+		i++;
+	if (i == len || s[i] == ',')
+		return i;
+	for (j = i + 1; j < len && cm_is_space(s[j]); j++)
+		;
+	if (j < len && s[j] == '[') {
+		for (i = j + 1; i < len && s[i] != ']' && s[i] != '['; i++)
+			;
+		if (i == len || s[i] == '[')
+			return cm_unclosed_end(s, len, j);
+	}
+	while (i < len && s[i] != ',')
+		i++;
+	return i;
+}
+
+static size_t cm_find_option(cm_slice key)
+{
+	for (size_t i = 0; i < CM_NOPTIONS; i++)
+		if (cm_eq(key, cm_options[i].name))
+			return i;
+	return CM_NOPTIONS;
+}
+
+static void cm_apply_entry(cm_config *cfg, cm_report *r, cm_slice entry,
+			   size_t offset)
+{
+	const char *colon, *why;
+	cm_slice key, value;
+	size_t opt;
+
+	entry = cm_trim(entry);
+	colon = entry.n ? memchr(entry.p, ':', entry.n) : NULL;
+	if (!colon) {
+		cm_report_shape(r, entry, offset);
+		return;
+	}
+	key = cm_trim(cm_slice_of(entry.p, (size_t)(colon - entry.p)));
+	value = cm_trim(cm_slice_of(colon + 1,
+				    entry.n - (size_t)(colon - entry.p) - 1));
+	opt = cm_find_option(key);
+	if (opt == CM_NOPTIONS) {
+		cm_report_unknown(r, key, value);
+		return;
+	}
+	why = value.n ? cm_options[opt].set(cfg, value) : "empty value";
+	if (why)
+		cm_report_value(r, opt, value, why);
+	else
+		r->seen[opt] = true;
+}
+
+/* ---- public ---- */
+
+void cm_config_defaults(cm_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->max_split_size = SIZE_MAX;
+	cfg->garbage_collection_threshold = 0.0;
+	cfg->expandable_segments = false;
+	cfg->release_threshold = SIZE_MAX;
+	cfg->per_process_memory_fraction = 1.0;
+	cfg->free_fence = CM_FENCE_GPU;
+	cfg->stats = CM_STATS_OFF;
+	cfg->memgetinfo_counts_cache = true;
+	cfg->sim_memory = CM_SIM_DEFAULT;
+}
+
+int cm_config_parse(cm_config *cfg, const char *text, FILE *err)
+{
+	cm_report r = { .err = err, .var = CM_CONF_VAR };
+	size_t len, pos = 0;
+
+	if (!text)
+		return 0;
+	len = strlen(text);
+	/* Set but blank means "no settings", not one empty entry. */
+	if (cm_trim(cm_slice_of(text, len)).n == 0)
+		return 0;
+	for (;;) {
+		size_t end = cm_entry_end(text, len, pos);
+
+		cm_apply_entry(cfg, &r, cm_slice_of(text + pos, end - pos), pos);
+		if (end >= len)
+			break;
+		pos = end + 1;
+	}
+	cm_report_end(&r);
+	return r.bad;
+}
+
+bool cm_config_parse_size(const char *text, size_t *out)
+{
+	return text && cm_size_parse(cm_slice_of(text, strlen(text)), out) == NULL;
+}
+
+int cm_config_parse_sim_memory(cm_config *cfg, const char *text, FILE *err)
+{
+	cm_slice s;
+	size_t size = 0;
+	const char *why;
+
+	if (!text)
+		return 0;
+	s = cm_trim(cm_slice_of(text, strlen(text)));
+	if (s.n == 0)
+		return 0;
+	why = cm_size_parse(s, &size);
+	if (!why && size == 0)
+		why = "zero";
+	if (!why) {
+		cfg->sim_memory = size;
+		return 0;
+	}
+	if (err) {
+		fputs("cachemalloc: " CM_SIM_VAR ": ", err);
+		cm_quote(err, s);
+		fprintf(err, " is not valid (%s); accepted: %s; using the default 16G\n",
+			why, cm_sim_accepted);
+	}
+	return 1;
+}
+
+void cm_config_print_options(FILE *out)
+{
+	fputs("CACHEMALLOC_CONF=\"key:value,key:value\" keys:\n", out);
+	for (size_t i = 0; i < CM_NOPTIONS; i++) {
+		const cm_option *o = &cm_options[i];
+
+		fprintf(out, "  %s (%s, default: %s)\n      %s\n      accepted: %s\n",
+			o->name, o->type, o->default_text, o->description,
+			o->accepted);
+	}
+	fprintf(out, CM_SIM_VAR " (size, default: 16G)\n"
+		"      device memory of the simulated device\n"
+		"      accepted: %s\n", cm_sim_accepted);
+}
+
+/* Interval floor(log2(size)) - 20, clamped to [0, CM_ROUNDUP_INTERVALS-1],
+ * as PyTorch's roundup_power2_divisions(size). Size 0 maps to interval 0
+ * (PyTorch never asks for it). */
+unsigned cm_config_divisions(const cm_config *cfg, size_t size)
+{
+	size_t index = 0;
+
+	if (size != 0) {
+		unsigned lg = cm_log2(size);
+
+		index = lg > CM_ROUNDUP_FIRST_LOG2 ? lg - CM_ROUNDUP_FIRST_LOG2 : 0;
+	}
+	if (index > CM_ROUNDUP_INTERVALS - 1)
+		index = CM_ROUNDUP_INTERVALS - 1;
+	return cfg->roundup_divisions[index];
+}

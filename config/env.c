@@ -1,0 +1,64 @@
+/* config/env.c - the process environment: the only getenv in the project.
+ *
+ * Owns the process-wide configuration. cm_config_get reads
+ * CACHEMALLOC_CONF and CACHEMALLOC_SIM_MEMORY exactly once (pthread_once),
+ * builds the configuration, reports bad entries on stderr, and from then on
+ * hands out the same immutable cm_config. The decision itself lives in
+ * cm_config_from_env, which takes the strings and the secure flag as
+ * arguments so that tests can drive it without touching the environment.
+ *
+ * Invariant: under secure execution (AT_SECURE: setuid, setgid, file
+ * capabilities) neither variable is used, because an unprivileged caller
+ * could otherwise point oom_snapshot or stats at a file the program may
+ * write; one line says so when either is set.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+
+#define CM_ENV_CONF "CACHEMALLOC_CONF"
+#define CM_ENV_SIM "CACHEMALLOC_SIM_MEMORY"
+
+static cm_config cm_env_config;
+static pthread_once_t cm_env_once = PTHREAD_ONCE_INIT;
+
+static void cm_env_report_secure(const char *conf, const char *sim, FILE *err)
+{
+	const char *names;
+
+	if (!err || (!conf && !sim))
+		return;
+	names = conf && sim ? CM_ENV_CONF " and " CM_ENV_SIM
+		: conf      ? CM_ENV_CONF
+			    : CM_ENV_SIM;
+	fprintf(err, "cachemalloc: ignoring %s: the program runs with secure "
+		"execution (AT_SECURE, e.g. setuid); using the defaults\n", names);
+}
+
+int cm_config_from_env(cm_config *cfg, const char *conf, const char *sim_memory,
+		       bool secure, FILE *err)
+{
+	cm_config_defaults(cfg);
+	if (secure) {
+		cm_env_report_secure(conf, sim_memory, err);
+		return 0;
+	}
+	return cm_config_parse(cfg, conf, err) +
+	       cm_config_parse_sim_memory(cfg, sim_memory, err);
+}
+
+static void cm_env_load(void)
+{
+	bool secure = getauxval(AT_SECURE) != 0;
+
+	cm_config_from_env(&cm_env_config, getenv(CM_ENV_CONF),
+			   getenv(CM_ENV_SIM), secure, stderr);
+}
+
+const cm_config *cm_config_get(void)
+{
+	pthread_once(&cm_env_once, cm_env_load);
+	return &cm_env_config;
+}

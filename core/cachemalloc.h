@@ -1,0 +1,74 @@
+/* core/cachemalloc.h - the caching core's API.
+ *
+ * A cm_heap caches device memory for every device of one backend. The hooks
+ * in interpose/ (or a test, the demo, the replayer) translate CUDA calls
+ * into these functions:
+ *
+ *   cudaMalloc(&p, n)            cm_malloc(h, dev, n, &p)
+ *   cudaMallocAsync(&p, n, s)    cm_malloc_async(h, dev, n, s, &p)
+ *   cudaFree(p)                  cm_free(h, p)
+ *   cudaFreeAsync(p, s)          cm_free_async(h, p, s)
+ *   cudaStreamCreate*            cm_stream_created(h, dev, s, nonblocking)
+ *   cudaStreamDestroy            cm_stream_destroying(h, dev, s)
+ *   cudaStreamSynchronize(s)     cm_sync_begin / real sync / cm_sync_end
+ *   cudaDeviceSynchronize        the same with CM_SYNC_DEVICE
+ *
+ * Reuse across streams and threads follows the fence protocol of DESIGN.md
+ * section 4; the functions here are where its rules are enforced. All
+ * functions are thread-safe. cm_free of a pointer in no segment of the heap
+ * returns CM_ERR_NOT_OURS (the caller passes it on unchanged); a pointer
+ * inside a segment that is not a live block returns CM_ERR_INVALID.
+ */
+#ifndef CM_CACHEMALLOC_H
+#define CM_CACHEMALLOC_H
+
+#include <stdio.h>
+
+#include "backend.h"
+#include "config.h"
+#include "stats.h"
+
+typedef struct cm_heap cm_heap;
+
+/* The configuration is copied; the backend must outlive the heap. */
+cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **out);
+/* Gives every segment back to the backend (after a device synchronization). */
+void cm_heap_destroy(cm_heap *h);
+
+cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out);
+cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out);
+cm_status cm_free(cm_heap *h, uintptr_t ptr);
+cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s);
+
+cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking);
+cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s);
+
+/* Synchronization proves completion (rule 6). Call begin before the real
+ * synchronization and end after it, with its result. */
+#define CM_SYNC_DEVICE ((cm_stream)UINTPTR_MAX)
+typedef struct cm_sync_token {
+	uint64_t mark;
+	void *rec;
+} cm_sync_token;
+cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s);
+void cm_sync_end(cm_heap *h, int dev, cm_sync_token tok, cm_status result);
+
+/* Gives the calling thread's cached blocks back to the shared pools. */
+void cm_thread_flush(cm_heap *h);
+
+/* Frees every wholly free cached segment of the device (after
+ * synchronizing it). Returns the bytes given back. */
+size_t cm_release_cached(cm_heap *h, int dev);
+
+/* Statistics of one device, and the sum over devices (dev = -1). */
+void cm_stats_get(cm_heap *h, int dev, cm_stats *out);
+
+/* The expensive consistency check: walks every segment, block, index and
+ * per-thread cache of the heap. Returns true when consistent; otherwise
+ * writes what is wrong to err and returns false. */
+bool cm_heap_check(cm_heap *h, FILE *err);
+
+/* The rounded size a request of this many bytes is served with. */
+size_t cm_round_size(const cm_config *cfg, size_t size);
+
+#endif

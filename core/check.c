@@ -1,0 +1,169 @@
+/* core/check.c - the expensive consistency checker.
+ *
+ * Walks every device's segments, blocks, indexes and stats and compares
+ * them with what the invariants of internal.h and segment.c say; tests call
+ * it after every operation of their randomized runs. It takes each device
+ * lock in turn, so the heap must be quiescent for the per-thread caches'
+ * part (no other thread allocating or freeing).
+ */
+#include <inttypes.h>
+
+#include "internal.h"
+
+#define CM_CHECK(cond, ...)                                                      \
+	do {                                                                     \
+		if (!(cond)) {                                                   \
+			fprintf(err, "cachemalloc check: device %d: ", d->index); \
+			fprintf(err, __VA_ARGS__);                               \
+			fputc('\n', err);                                        \
+			return false;                                            \
+		}                                                                \
+	} while (0)
+
+static bool cm_check_tree(cm_device *d, cm_tnode *t, const cm_tnode *lo, const cm_tnode *hi,
+			  FILE *err)
+{
+	if (!t)
+		return true;
+	CM_CHECK(!lo || lo->size < t->size || (lo->size == t->size && lo->addr < t->addr),
+		 "index out of order at %#" PRIxPTR, t->addr);
+	CM_CHECK(!hi || t->size < hi->size || (t->size == hi->size && t->addr < hi->addr),
+		 "index out of order at %#" PRIxPTR, t->addr);
+	return cm_check_tree(d, t->left, lo, t, err) && cm_check_tree(d, t->right, t, hi, err);
+}
+
+static bool cm_check_in_tree(cm_tnode *root, cm_tnode *n)
+{
+	return cm_tree_lower_bound(root, n->size, n->addr) == n;
+}
+
+typedef struct cm_check_sums {
+	size_t free_blocks, used_blocks, idle_segs;
+	cm_stats st;
+} cm_check_sums;
+
+static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, FILE *err)
+{
+	uintptr_t at = seg->idle.addr;
+	size_t seg_free = 0;
+	CM_CHECK(seg->first && !seg->first->prev, "segment %#" PRIxPTR " has no first block", at);
+	for (cm_block *b = seg->first; b; b = b->next) {
+		CM_CHECK(b->seg == seg, "block %#" PRIxPTR " in the wrong segment", b->node.addr);
+		CM_CHECK(b->node.addr == at, "gap or overlap at %#" PRIxPTR, at);
+		CM_CHECK(b->node.size >= CM_MIN_BLOCK && b->node.size % CM_MIN_BLOCK == 0,
+			 "block %#" PRIxPTR " has size %zu", at, b->node.size);
+		CM_CHECK(!b->next || b->next->prev == b, "broken links at %#" PRIxPTR, at);
+		at += b->node.size;
+		if (b->state == CM_BLOCK_FREE) {
+			CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE,
+				 "adjacent free blocks at %#" PRIxPTR, b->node.addr);
+			CM_CHECK(cm_check_in_tree(seg->pool->root, &b->node),
+				 "free block %#" PRIxPTR " not in its pool", b->node.addr);
+			CM_CHECK(atomic_load(&b->owner) == 0, "free block %#" PRIxPTR " has an owner",
+				 b->node.addr);
+			CM_CHECK(!cm_livemap_find(&d->live, b->node.addr),
+				 "free block %#" PRIxPTR " in the live map", b->node.addr);
+			sum->free_blocks++;
+			seg_free += b->node.size;
+		} else {
+			CM_CHECK(b->state == CM_BLOCK_USED, "block %#" PRIxPTR " in state %d",
+				 b->node.addr, b->state);
+			CM_CHECK(cm_livemap_find(&d->live, b->node.addr) == b,
+				 "used block %#" PRIxPTR " not in the live map", b->node.addr);
+			sum->used_blocks++;
+			sum->st.allocated_bytes += b->node.size;
+			sum->st.allocated_blocks++;
+		}
+	}
+	CM_CHECK(at == seg->idle.addr + seg->idle.size, "segment %#" PRIxPTR " not covered",
+		 seg->idle.addr);
+	bool idle = seg->first->state == CM_BLOCK_FREE && !seg->first->next;
+	CM_CHECK(idle == seg->is_idle, "segment %#" PRIxPTR " idle flag wrong", seg->idle.addr);
+	if (idle) {
+		CM_CHECK(cm_check_in_tree(seg->pool->small ? d->idle_small : d->idle_large, &seg->idle),
+			 "idle segment %#" PRIxPTR " not indexed", seg->idle.addr);
+		sum->idle_segs++;
+	} else {
+		sum->st.inactive_split_bytes += seg_free;
+	}
+	sum->st.reserved_bytes += seg->idle.size;
+	sum->st.segments++;
+	return true;
+}
+
+static size_t cm_check_pool_free(cm_pool *p)
+{
+	return cm_tree_count(p->root);
+}
+
+static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
+{
+	size_t free_indexed = cm_check_pool_free(&d->none_small) + cm_check_pool_free(&d->none_large) +
+			      cm_check_pool_free(&d->legacy.small) + cm_check_pool_free(&d->legacy.large);
+	size_t segs = d->none_small.segments + d->none_large.segments + d->legacy.small.segments +
+		      d->legacy.large.segments;
+	cm_pool *pools[] = {&d->none_small, &d->none_large, &d->legacy.small, &d->legacy.large};
+	for (size_t i = 0; i < 4; i++)
+		if (!cm_check_tree(d, pools[i]->root, NULL, NULL, err))
+			return false;
+	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
+		if (!cm_check_tree(d, r->small.root, NULL, NULL, err) ||
+		    !cm_check_tree(d, r->large.root, NULL, NULL, err))
+			return false;
+		free_indexed += cm_check_pool_free(&r->small) + cm_check_pool_free(&r->large);
+		segs += r->small.segments + r->large.segments;
+	}
+	CM_CHECK(free_indexed == sum->free_blocks, "%zu free blocks, %zu indexed", sum->free_blocks,
+		 free_indexed);
+	CM_CHECK(segs == d->nsegs, "%zu segments, pools count %zu", d->nsegs, segs);
+	CM_CHECK(d->live.count == sum->used_blocks, "%zu used blocks, live map holds %zu",
+		 sum->used_blocks, d->live.count);
+	CM_CHECK(cm_tree_count(d->idle_small) + cm_tree_count(d->idle_large) == sum->idle_segs,
+		 "idle index count differs from %zu idle segments", sum->idle_segs);
+	return cm_check_tree(d, d->idle_small, NULL, NULL, err) &&
+	       cm_check_tree(d, d->idle_large, NULL, NULL, err);
+}
+
+static bool cm_check_stats(cm_device *d, const cm_check_sums *sum, FILE *err)
+{
+#define CM_CHECK_LEVEL(name)                                                                  \
+	CM_CHECK(d->stats.name == sum->st.name, #name " is %" PRIu64 ", recomputed %" PRIu64, \
+		 d->stats.name, sum->st.name);                                                \
+	CM_CHECK(d->stats.peak_##name >= d->stats.name, "peak_" #name " below current");
+	CM_CHECK_LEVEL(allocated_bytes)
+	CM_CHECK_LEVEL(allocated_blocks)
+	CM_CHECK_LEVEL(reserved_bytes)
+	CM_CHECK_LEVEL(segments)
+	CM_CHECK_LEVEL(inactive_split_bytes)
+#undef CM_CHECK_LEVEL
+	CM_CHECK(atomic_load(&d->ordered_epoch) < atomic_load(&d->epoch) &&
+		 atomic_load(&d->completed_epoch) < atomic_load(&d->epoch),
+		 "epochs out of order");
+	return true;
+}
+
+static bool cm_check_device(cm_device *d, FILE *err)
+{
+	cm_check_sums sum = {0};
+	for (size_t i = 0; i < d->nsegs; i++) {
+		cm_segment *seg = d->segs[i];
+		CM_CHECK(i == 0 || d->segs[i - 1]->idle.addr + d->segs[i - 1]->idle.size <= seg->idle.addr,
+			 "segments overlap at %#" PRIxPTR, seg->idle.addr);
+		if (!cm_check_segment(d, seg, &sum, err))
+			return false;
+	}
+	return cm_check_pools(d, &sum, err) && cm_check_stats(d, &sum, err);
+}
+
+bool cm_heap_check(cm_heap *h, FILE *err)
+{
+	for (int i = 0; i < h->ndev; i++) {
+		cm_device *d = &h->devs[i];
+		pthread_mutex_lock(&d->lock);
+		bool ok = cm_check_device(d, err);
+		pthread_mutex_unlock(&d->lock);
+		if (!ok)
+			return false;
+	}
+	return cm_tc_check(h, err);
+}

@@ -1,0 +1,364 @@
+/* core/heap.c - the heap, its devices, and the allocation search order.
+ *
+ * An allocation tries, in this order (cm_alloc_locked, the one place):
+ *   0. the calling thread's cache, without any lock (tcache.c);
+ *   1. best fit in the consumer's pool, made safe by cm_reuse_prepare;
+ *   2. the same after giving the thread's parked blocks back;
+ *   3. a wholly free segment of another pool, moved to this one;
+ *   4. a new segment from the device;
+ *   5. the out-of-memory ladder: steal parked blocks from every thread,
+ *      synchronize once, search again, release every idle segment, retry.
+ * The consumer's pool is per stream for cudaMallocAsync and a shared one
+ * (consumer unknown) for cudaMalloc, each split into small and large.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static _Atomic uint64_t cm_heap_next_id = 1;
+
+void cm_assert_fail(const char *what, const char *file, int line)
+{
+	fprintf(stderr, "cachemalloc: internal error: %s (%s:%d)\n", what, file, line);
+	abort();
+}
+
+static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
+{
+	d->heap = h;
+	d->index = index;
+	pthread_mutex_init(&d->lock, NULL);
+	return cm_stream_init_device(d);
+}
+
+static void cm_device_fini(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	for (size_t i = 0; i < d->nsegs; i++) {
+		be->mem_free(be->ctx, d->index, cm_seg_base(d->segs[i]));
+		free(d->segs[i]);
+	}
+	cm_stream_fini_device(d);
+	cm_livemap_free(&d->live);
+	for (size_t i = 0; i < d->nslabs; i++)
+		free(d->slabs[i]);
+	free(d->slabs);
+	free(d->segs);
+	pthread_mutex_destroy(&d->lock);
+}
+
+cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **out)
+{
+	if (!be || !cfg || !out || be->device_count <= 0)
+		return CM_ERR_INVALID;
+	cm_heap *h = calloc(1, sizeof(*h));
+	if (!h)
+		return CM_ERR_OOM;
+	h->be = be;
+	h->cfg = *cfg;
+	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
+	h->ndev = be->device_count;
+	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
+	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
+	if (!h->devs || !h->retired) {
+		free(h->devs);
+		free(h->retired);
+		free(h);
+		return CM_ERR_OOM;
+	}
+	for (int i = 0; i < h->ndev; i++)
+		cm_device_init(h, &h->devs[i], i);
+	*out = h;
+	return CM_OK;
+}
+
+void cm_heap_destroy(cm_heap *h)
+{
+	if (!h)
+		return;
+	cm_tc_heap_fini(h);
+	for (int i = 0; i < h->ndev; i++) {
+		h->be->device_synchronize(h->be->ctx, i);
+		cm_device_fini(&h->devs[i]);
+	}
+	free(h->devs);
+	free(h->retired);
+	free(h);
+}
+
+/* ---- allocation ---- */
+
+static cm_pool *cm_pool_for(cm_device *d, cm_stream_rec *consumer, bool small)
+{
+	if (!consumer)
+		return small ? &d->none_small : &d->none_large;
+	return small ? &consumer->small : &consumer->large;
+}
+
+/* max_split_size, as PyTorch: a block above it is never split, and serves
+ * only requests above it that waste less than CM_OVERSIZE_SLACK. */
+static bool cm_fit_ok(const cm_config *cfg, size_t size, size_t block)
+{
+	if (size < cfg->max_split_size && block >= cfg->max_split_size)
+		return false;
+	return size < cfg->max_split_size || block < size + CM_OVERSIZE_SLACK;
+}
+
+/* Best fit in the pool that is safe to reuse, looking past at most
+ * CM_SKIP_LIMIT blocks that are not (yet). */
+static cm_block *cm_pool_search(cm_device *d, cm_pool *pool, const cm_request *rq)
+{
+	cm_tnode *n = cm_tree_lower_bound(pool->root, rq->size, 0);
+	for (int i = 0; n && i < CM_SKIP_LIMIT; i++, n = cm_tree_next(pool->root, n)) {
+		if (!cm_fit_ok(&d->heap->cfg, rq->size, n->size))
+			return NULL;
+		cm_block *b = cm_block_of(n);
+		if (cm_reuse_prepare(d, rq, b) == CM_OK)
+			return b;
+	}
+	return NULL;
+}
+
+static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq)
+{
+	cm_tnode *root = pool->small ? d->idle_small : d->idle_large;
+	cm_tnode *n = cm_tree_lower_bound(root, rq->size, 0);
+	for (int i = 0; n && i < CM_SKIP_LIMIT; n = cm_tree_next(root, n)) {
+		if (!cm_fit_ok(&d->heap->cfg, rq->size, n->size))
+			return NULL;
+		cm_segment *seg = cm_segment_of_idle(n);
+		if (seg->pool == pool)
+			continue; /* searched already */
+		i++;
+		if (cm_reuse_prepare(d, rq, seg->first) == CM_OK) {
+			cm_segment_move(d, seg, pool);
+			return seg->first;
+		}
+	}
+	return NULL;
+}
+
+static void cm_release_idle_locked(cm_device *d, size_t *freed)
+{
+	cm_tnode **roots[2] = {&d->idle_small, &d->idle_large};
+	for (int i = 0; i < 2; i++) {
+		while (*roots[i]) {
+			cm_segment *seg = cm_segment_of_idle(*roots[i]);
+			*freed += seg->idle.size;
+			cm_segment_destroy(d, seg, true);
+		}
+	}
+}
+
+/* Step 5. Memory is never given back while a stream may still use it: the
+ * synchronization comes first. */
+static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq)
+{
+	cm_block *b = NULL;
+	size_t freed = 0;
+
+	d->stats.alloc_retries++;
+	cm_tc_steal_parked_locked(d);
+	if (cm_device_sync_locked(d) != CM_OK)
+		return NULL;
+	if ((b = cm_pool_search(d, pool, rq)) || (b = cm_steal_idle(d, pool, rq)))
+		return b;
+	cm_release_idle_locked(d, &freed);
+	if (cm_segment_create(d, pool, cm_size_segment(rq->size), &b) == CM_OK)
+		return b;
+	return NULL;
+}
+
+static cm_status cm_alloc_locked(cm_device *d, const cm_request *rq, cm_block **out)
+{
+	cm_pool *pool = cm_pool_for(d, rq->consumer, cm_size_is_small(rq->size));
+	cm_block *b;
+	bool hit = true;
+
+	cm_tc_before_slow_path_locked(rq->tc, d);
+	if ((b = cm_pool_search(d, pool, rq)))
+		goto found;
+	if (rq->tc && cm_tc_flush_device_locked(rq->tc, d) && (b = cm_pool_search(d, pool, rq)))
+		goto found;
+	if ((b = cm_steal_idle(d, pool, rq)))
+		goto found;
+	hit = false;
+	if (cm_segment_create(d, pool, cm_size_segment(rq->size), &b) == CM_OK)
+		goto found;
+	if ((b = cm_oom_ladder(d, pool, rq)))
+		goto found;
+	d->stats.oom_count++;
+	return CM_ERR_OOM;
+found:
+	b = cm_block_take(d, b, rq->size);
+	if (!cm_livemap_insert(&d->live, b)) {
+		cm_free_block_locked(d, b, (cm_tag){0});
+		d->stats.oom_count++;
+		return CM_ERR_OOM;
+	}
+	b->requested = rq->requested;
+	d->stats.cache_hits += hit;
+	*out = b;
+	return CM_OK;
+}
+
+static cm_status cm_malloc_common(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out)
+{
+	if (CM_UNLIKELY(!out || dev < 0 || dev >= h->ndev))
+		return CM_ERR_INVALID;
+	if (size == 0) {
+		*out = 0; /* as cudaMalloc(0): success, no memory */
+		return CM_OK;
+	}
+	cm_device *d = &h->devs[dev];
+	size_t rounded = cm_size_round(&h->cfg, size);
+	cm_stream key = s;
+	if (CM_LIKELY(cm_tc_malloc(h, d, rounded, key, out)))
+		return CM_OK;
+	if (rounded == SIZE_MAX) {
+		pthread_mutex_lock(&d->lock);
+		d->stats.alloc_calls++;
+		d->stats.oom_count++;
+		pthread_mutex_unlock(&d->lock);
+		return CM_ERR_OOM;
+	}
+
+	cm_tcache *tc = cm_tc_get(h);
+	cm_request rq = {.size = rounded, .requested = size, .tc = tc,
+			 .thread = tc ? cm_tc_thread_id(tc) : CM_THREAD_ANY};
+	cm_block *b = NULL;
+	cm_status st = CM_ERR_OOM;
+	pthread_mutex_lock(&d->lock);
+	d->stats.alloc_calls++;
+	if (key != CM_KEY_NONE && !(rq.consumer = cm_stream_lookup(d, key, tc)))
+		goto out;
+	st = cm_alloc_locked(d, &rq, &b);
+	if (st == CM_OK) {
+		if (tc)
+			cm_tc_hand_out_locked(tc, b);
+		*out = b->node.addr;
+	}
+out:
+	pthread_mutex_unlock(&d->lock);
+	return st;
+}
+
+cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out)
+{
+	return cm_malloc_common(h, dev, size, CM_KEY_NONE, out);
+}
+
+cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out)
+{
+	if (s == CM_KEY_NONE)
+		return CM_ERR_INVALID;
+	return cm_malloc_common(h, dev, size, s, out);
+}
+
+/* ---- free ---- */
+
+/* USED block b (owner word already 0) goes back to its pool with tag. */
+void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag)
+{
+	cm_livemap_remove(&d->live, b->node.addr);
+	b->tag = tag;
+	cm_block_put(d, b);
+}
+
+/* Claims a live block for freeing: exactly one caller wins. */
+static bool cm_claim_live(cm_block *b)
+{
+	uintptr_t owner = atomic_load_explicit(&b->owner, memory_order_acquire);
+	while ((owner & CM_OWNER_MASK) != CM_OWNER_PARKED) {
+		if (atomic_compare_exchange_weak_explicit(&b->owner, &owner, 0,
+							  memory_order_acq_rel,
+							  memory_order_acquire))
+			return true;
+	}
+	return false; /* parked: already freed */
+}
+
+static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_stream key,
+				   cm_tcache *tc)
+{
+	cm_block *b = cm_livemap_find(&d->live, ptr);
+	if (!b || !cm_claim_live(b)) {
+		if (!b && !cm_segment_find(d, ptr))
+			return CM_ERR_NOT_OURS;
+		d->stats.invalid_frees++;
+		return CM_ERR_INVALID;
+	}
+	d->stats.free_calls++;
+	cm_stream_rec *rec = NULL;
+	if (key != CM_KEY_NONE && !(rec = cm_stream_lookup(d, key, tc)))
+		rec = NULL; /* unknown stream and no memory: fall back to epochs */
+	uint32_t thread = tc ? cm_tc_thread_id(tc) : CM_THREAD_ANY;
+	cm_tag tag = cm_tag_for_free(d, rec, thread);
+	cm_tc_before_slow_path_locked(tc, d);
+	b->tag = tag;
+	if (!cm_tc_park_locked(tc, d, b, key, rec))
+		cm_free_block_locked(d, b, tag);
+	(void)h;
+	return CM_OK;
+}
+
+static cm_status cm_free_common(cm_heap *h, uintptr_t ptr, cm_stream key)
+{
+	if (ptr == 0)
+		return CM_OK;
+	if (CM_LIKELY(cm_tc_free(h, ptr, key)))
+		return CM_OK;
+	cm_tcache *tc = cm_tc_get(h);
+	cm_status st = CM_ERR_NOT_OURS;
+	for (int i = 0; i < h->ndev && st == CM_ERR_NOT_OURS; i++) {
+		cm_device *d = &h->devs[i];
+		pthread_mutex_lock(&d->lock);
+		st = cm_free_on_device(h, d, ptr, key, tc);
+		pthread_mutex_unlock(&d->lock);
+	}
+	return st;
+}
+
+cm_status cm_free(cm_heap *h, uintptr_t ptr)
+{
+	return cm_free_common(h, ptr, CM_KEY_NONE);
+}
+
+cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
+{
+	if (s == CM_KEY_NONE)
+		return CM_ERR_INVALID;
+	return cm_free_common(h, ptr, s);
+}
+
+/* ---- release and stats ---- */
+
+size_t cm_release_cached(cm_heap *h, int dev)
+{
+	if (dev < 0 || dev >= h->ndev)
+		return 0;
+	cm_device *d = &h->devs[dev];
+	size_t freed = 0;
+	cm_thread_flush(h);
+	pthread_mutex_lock(&d->lock);
+	if (cm_device_sync_locked(d) == CM_OK)
+		cm_release_idle_locked(d, &freed);
+	pthread_mutex_unlock(&d->lock);
+	return freed;
+}
+
+void cm_stats_get(cm_heap *h, int dev, cm_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	for (int i = 0; i < h->ndev; i++) {
+		if (dev >= 0 && i != dev)
+			continue;
+		cm_stats st;
+		pthread_mutex_lock(&h->devs[i].lock);
+		st = h->devs[i].stats;
+		pthread_mutex_unlock(&h->devs[i].lock);
+		cm_tc_stats(h, i, &st);
+		cm_stats_add(out, &st);
+	}
+}

@@ -1,0 +1,283 @@
+/* core/internal.h - the core's data structures and internal interfaces.
+ *
+ * Ownership: a cm_heap owns one cm_device per backend device. A device owns
+ * its segments, their blocks, its pools, its stream records and its stats,
+ * and one mutex (dev->lock) guards all of them. Lock order: the registry
+ * lock of per-thread caches (tcache.c) before a device lock; never two device
+ * locks at once; no lock is held across a call back into the program.
+ *
+ * A segment is what the backend gave (one mem_alloc). Blocks tile it in
+ * address order with no gap; a block never spans two segments and merging
+ * never crosses one. A block is FREE (in its pool's index) or USED (held by
+ * the program, or parked in a per-thread cache, see tcache.c). Every
+ * segment belongs to exactly one pool; all its blocks are in that pool.
+ *
+ * The only fields touched without the device lock are the atomics marked
+ * "lock-free" below and the per-thread caches' own state.
+ */
+#ifndef CM_INTERNAL_H
+#define CM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "cachemalloc.h"
+#include "config.h"
+#include "stats.h"
+
+/* Graded assertions: cm_assert is cheap and on in debug builds;
+ * cm_heap_check (check.c) is the expensive one that tests call. */
+#ifdef NDEBUG
+#define cm_assert(x) ((void)0)
+#else
+#define cm_assert(x) ((x) ? (void)0 : cm_assert_fail(#x, __FILE__, __LINE__))
+#endif
+void cm_assert_fail(const char *what, const char *file, int line) __attribute__((noreturn));
+
+#define CM_LIKELY(x) __builtin_expect(!!(x), 1)
+#define CM_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#define CM_KiB ((size_t)1 << 10)
+#define CM_MiB ((size_t)1 << 20)
+
+/* Size policy (DESIGN 3). */
+#define CM_MIN_BLOCK ((size_t)512)
+#define CM_SMALL_REQUEST CM_MiB           /* up to this: small pool */
+#define CM_SMALL_SEGMENT (2 * CM_MiB)
+#define CM_MID_REQUEST (10 * CM_MiB)      /* up to this: 20 MiB segments */
+#define CM_MID_SEGMENT (20 * CM_MiB)
+#define CM_LARGE_ROUND (2 * CM_MiB)       /* larger: own segment, rounded */
+#define CM_OVERSIZE_SLACK (20 * CM_MiB)   /* waste allowed on an unsplittable block */
+#define CM_LARGE_MIN_REMAINDER CM_MiB     /* large blocks split only above this */
+
+#define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */
+#define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
+#define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
+
+typedef struct cm_device cm_device;
+typedef struct cm_pool cm_pool;
+typedef struct cm_segment cm_segment;
+typedef struct cm_stream_rec cm_stream_rec;
+typedef struct cm_tcache cm_tcache;
+
+/* An intrusive treap node keyed by (size, addr): best fit is the lower
+ * bound of (size, 0). Used for a pool's free blocks and a device's wholly
+ * free segments. */
+typedef struct cm_tnode {
+	struct cm_tnode *left, *right;
+	size_t size;
+	uintptr_t addr;
+} cm_tnode;
+
+void cm_tree_insert(cm_tnode **root, cm_tnode *n);
+void cm_tree_remove(cm_tnode **root, cm_tnode *n);
+cm_tnode *cm_tree_lower_bound(cm_tnode *root, size_t size, uintptr_t addr);
+cm_tnode *cm_tree_next(cm_tnode *root, const cm_tnode *n);
+size_t cm_tree_count(const cm_tnode *root); /* for the checker */
+
+/* What must happen on the device before a freed block may be reused: the
+ * epoch of its free (0: proven complete), the stream it was freed on (NULL
+ * for cudaFree, or when merged parts came from different streams) with that
+ * stream's free sequence number, and the freeing thread. */
+typedef struct cm_tag {
+	uint64_t epoch;
+	cm_stream_rec *stream;
+	uint32_t stream_gen;
+	uint32_t thread;
+	uint64_t seq;
+} cm_tag;
+
+enum { CM_BLOCK_FREE = 1, CM_BLOCK_USED = 2 };
+
+/* owner word of a block (lock-free): 0, or a per-thread cache's address
+ * with one of these in the low bits. */
+enum { CM_OWNER_LIVE = 1, CM_OWNER_PARKED = 2, CM_OWNER_MASK = 3 };
+
+typedef struct cm_block {
+	cm_tnode node; /* node.size, node.addr: the block's extent */
+	cm_segment *seg;
+	struct cm_block *prev, *next; /* address neighbours in the segment */
+	_Atomic uintptr_t owner;
+	_Atomic uint64_t ticket; /* which hand-out a per-thread cache entry means */
+	uint8_t state;
+	size_t requested;
+	cm_tag tag; /* meaningful while free or parked */
+} cm_block;
+
+#define cm_block_of(n) ((cm_block *)((char *)(n)-offsetof(cm_block, node)))
+
+struct cm_segment {
+	cm_tnode idle;  /* in dev->idle_* while wholly free */
+	bool is_idle;
+	cm_pool *pool;
+	cm_block *first;
+	uint64_t idle_since; /* dev->clock when it became wholly free */
+};
+
+#define cm_seg_base(s) ((s)->first->node.addr)
+#define cm_segment_of_idle(n) ((cm_segment *)((char *)(n)-offsetof(cm_segment, idle)))
+
+struct cm_pool {
+	cm_tnode *root; /* free blocks */
+	cm_device *dev;
+	cm_stream_rec *stream; /* consumer stream; NULL: cudaMalloc's pool */
+	bool small;
+	size_t segments;
+};
+
+enum cm_stream_kind { CM_SK_LEGACY, CM_SK_PER_THREAD, CM_SK_BLOCKING, CM_SK_NONBLOCKING };
+
+struct cm_stream_rec {
+	cm_stream handle;
+	uint8_t kind;
+	bool alive;
+	bool zombie;   /* destroyed, its work maybe unfinished: tail recorded */
+	uint32_t gen;  /* bumped when the record is reused */
+	uint32_t owner_thread; /* per-thread streams */
+	cm_pool small, large;
+	_Atomic uint64_t free_seq;      /* lock-free: stamped on async frees */
+	_Atomic uint64_t completed_seq; /* frees with seq <= this are complete */
+	cm_event mark;      /* recorded on the stream for cross-stream reuse */
+	uint64_t mark_seq;  /* the mark covers frees with seq <= mark_seq */
+	cm_event fence_ev;  /* this stream's part of a full fence */
+	cm_event tail;      /* zombie: recorded at destruction */
+	cm_stream_rec *hash_next;
+	cm_stream_rec *nb_prev, *nb_next; /* non-blocking or zombie list */
+	cm_stream_rec *all_next;          /* every record of the device */
+};
+
+typedef struct cm_collect {
+	bool active;
+	uint64_t epoch;
+	size_t nevents, cap;
+	cm_event *events;
+	bool *owned; /* events from the pool (returned) vs. zombie tails */
+} cm_collect;
+
+/* address -> block for every USED block: open addressing, linear probing. */
+typedef struct cm_livemap {
+	uintptr_t *keys;
+	cm_block **vals;
+	size_t cap, count;
+} cm_livemap;
+
+struct cm_device {
+	pthread_mutex_t lock;
+	cm_heap *heap;
+	int index;
+
+	cm_pool none_small, none_large; /* cudaMalloc's pools */
+	cm_stream_rec legacy;
+	cm_stream_rec **stream_table; /* user streams by handle */
+	size_t stream_table_cap;
+	cm_stream_rec *nb_list;       /* non-blocking streams, live and zombie */
+	size_t nb_count;
+	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
+	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
+	_Atomic uint32_t stream_gen;   /* lock-free read: bumped on destroy */
+
+	cm_tnode *idle_small, *idle_large; /* wholly free segments */
+	cm_segment **segs;                 /* by base address */
+	size_t nsegs, segs_cap;
+	cm_livemap live;
+
+	/* The epoch protocol (stream.c). lock-free reads. */
+	_Atomic uint64_t epoch;           /* stamped on every free */
+	_Atomic uint64_t ordered_epoch;   /* a fence was issued after these */
+	_Atomic uint64_t completed_epoch; /* their work is proven complete */
+	cm_event fence_event;             /* the last fence's legacy event */
+	bool fence_recorded;
+	cm_collect collect;
+
+	cm_event *event_pool;
+	size_t nevents_pooled, event_pool_cap;
+
+	cm_block *block_freelist; /* type-stable block structs */
+	void **slabs;
+	size_t nslabs, slabs_cap;
+
+	uint64_t clock; /* logical time for idle ordering */
+	cm_stats stats;
+};
+
+typedef struct cm_tc_retired {
+	uint64_t alloc_calls, free_calls, hits;
+} cm_tc_retired;
+
+struct cm_heap {
+	const cm_backend *be;
+	cm_config cfg;
+	uint64_t id; /* unique over the process: per-thread caches check it */
+	int ndev;
+	cm_device *devs;
+	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
+	cm_tc_retired *retired; /* per device, from exited threads */
+};
+
+/* size.c */
+size_t cm_size_round(const cm_config *cfg, size_t size);
+size_t cm_size_segment(size_t rounded);
+bool cm_size_is_small(size_t rounded);
+
+/* segment.c: segments, blocks, split and merge, the live map. */
+cm_block *cm_block_new(cm_device *d);
+void cm_block_delete(cm_device *d, cm_block *b);
+cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block **out);
+void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back);
+cm_segment *cm_segment_find(cm_device *d, uintptr_t addr);
+cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
+cm_block *cm_block_put(cm_device *d, cm_block *b);
+void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
+bool cm_livemap_insert(cm_livemap *m, cm_block *b);
+cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
+void cm_livemap_remove(cm_livemap *m, uintptr_t addr);
+void cm_livemap_free(cm_livemap *m);
+void cm_stats_level_add(cm_stats *st, uint64_t *cur, uint64_t *peak, int64_t delta);
+#define CM_LEVEL(st, name, delta) cm_stats_level_add((st), &(st)->name, &(st)->peak_##name, (delta))
+
+/* stream.c: stream records and the fence protocol (DESIGN 4). */
+typedef enum cm_need { CM_NEED_NOTHING, CM_NEED_WAIT, CM_NEED_FENCE, CM_NEED_SYNC } cm_need;
+typedef struct cm_request {
+	size_t size;      /* rounded */
+	size_t requested;
+	cm_stream_rec *consumer; /* NULL: cudaMalloc, consumer stream unknown */
+	uint32_t thread;
+	cm_tcache *tc;
+} cm_request;
+cm_status cm_stream_init_device(cm_device *d);
+void cm_stream_fini_device(cm_device *d);
+cm_stream_rec *cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc);
+cm_tag cm_tag_for_free(cm_device *d, cm_stream_rec *s, uint32_t thread);
+cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
+bool cm_tag_complete(cm_device *d, const cm_tag *t);
+cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b);
+cm_status cm_device_sync_locked(cm_device *d);
+cm_status cm_event_get(cm_device *d, cm_event *out);
+void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
+void cm_event_put(cm_device *d, cm_event ev);
+
+/* tcache.c: per-thread caches (the lock-free fast path). */
+cm_tcache *cm_tc_get(cm_heap *h);
+uint32_t cm_tc_thread_id(const cm_tcache *tc);
+cm_stream_rec **cm_tc_per_thread_slot(cm_tcache *tc, int dev);
+bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key, uintptr_t *out);
+bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key);
+bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key, cm_stream_rec *rec);
+void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b);
+bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d);
+void cm_tc_before_slow_path_locked(cm_tcache *tc, cm_device *d);
+void cm_tc_steal_parked_locked(cm_device *d);
+void cm_tc_heap_fini(cm_heap *h);
+void cm_tc_stats(cm_heap *h, int dev, cm_stats *st);
+bool cm_tc_check(cm_heap *h, FILE *err);
+
+/* heap.c */
+void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
+
+#define CM_KEY_NONE ((cm_stream)UINTPTR_MAX) /* tcache key of cudaMalloc blocks */
+
+#endif

@@ -1,0 +1,403 @@
+/* core/segment.c - segments, the blocks that tile them, split and merge.
+ *
+ * Owns: the device's segment table (sorted by base address, for "is this
+ * pointer ours"), the idle-segment indexes, the live map (address -> USED
+ * block) and the type-stable block structs.
+ *
+ * Invariants (checked by cm_heap_check):
+ * - a segment's blocks are linked in address order, adjacent, covering it;
+ * - no two FREE blocks are adjacent (a free merges with free neighbours);
+ * - a FREE block is in its segment's pool index, a USED one in the live map;
+ * - a segment is in an idle index iff it is one FREE block;
+ * - block structs are never returned to the system while the heap lives,
+ *   so a per-thread cache may read a stale pointer's atomic owner word.
+ * All functions run under the device lock.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CM_SLAB_BLOCKS 256
+
+void cm_stats_level_add(cm_stats *st, uint64_t *cur, uint64_t *peak, int64_t delta)
+{
+	(void)st;
+	*cur = (uint64_t)((int64_t)*cur + delta);
+	if (*cur > *peak)
+		*peak = *cur;
+}
+
+cm_block *cm_block_new(cm_device *d)
+{
+	if (!d->block_freelist) {
+		if (d->nslabs == d->slabs_cap) {
+			size_t cap = d->slabs_cap ? 2 * d->slabs_cap : 16;
+			void **slabs = realloc(d->slabs, cap * sizeof(*slabs));
+			if (!slabs)
+				return NULL;
+			d->slabs = slabs;
+			d->slabs_cap = cap;
+		}
+		cm_block *slab = calloc(CM_SLAB_BLOCKS, sizeof(*slab));
+		if (!slab)
+			return NULL;
+		d->slabs[d->nslabs++] = slab;
+		for (size_t i = 0; i < CM_SLAB_BLOCKS; i++) {
+			slab[i].next = d->block_freelist;
+			d->block_freelist = &slab[i];
+		}
+	}
+	cm_block *b = d->block_freelist;
+	d->block_freelist = b->next;
+	/* Field by field: a stale per-thread cache entry may still read the
+	 * atomic words concurrently, so they are never overwritten plainly. */
+	b->node = (cm_tnode){0};
+	b->seg = NULL;
+	b->prev = b->next = NULL;
+	b->state = 0;
+	b->requested = 0;
+	b->tag = (cm_tag){0};
+	atomic_store_explicit(&b->owner, 0, memory_order_relaxed);
+	return b;
+}
+
+void cm_block_delete(cm_device *d, cm_block *b)
+{
+	atomic_store_explicit(&b->owner, 0, memory_order_relaxed);
+	b->state = 0;
+	b->next = d->block_freelist;
+	d->block_freelist = b;
+}
+
+/* ---- the live map ---- */
+
+static size_t cm_livemap_slot(const cm_livemap *m, uintptr_t addr)
+{
+	return (size_t)(((uint64_t)addr >> 9) * 0x9e3779b97f4a7c15ull >> 20) & (m->cap - 1);
+}
+
+static bool cm_livemap_grow(cm_livemap *m)
+{
+	size_t cap = m->cap ? 2 * m->cap : 1024;
+	uintptr_t *keys = calloc(cap, sizeof(*keys));
+	cm_block **vals = calloc(cap, sizeof(*vals));
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return false;
+	}
+	cm_livemap old = *m;
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	m->count = 0;
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.keys[i])
+			cm_livemap_insert(m, old.vals[i]);
+	free(old.keys);
+	free(old.vals);
+	return true;
+}
+
+bool cm_livemap_insert(cm_livemap *m, cm_block *b)
+{
+	if (2 * (m->count + 1) > m->cap && !cm_livemap_grow(m))
+		return false;
+	size_t i = cm_livemap_slot(m, b->node.addr);
+	while (m->keys[i])
+		i = (i + 1) & (m->cap - 1);
+	m->keys[i] = b->node.addr;
+	m->vals[i] = b;
+	m->count++;
+	return true;
+}
+
+cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr)
+{
+	if (!m->cap || !addr)
+		return NULL;
+	for (size_t i = cm_livemap_slot(m, addr); m->keys[i]; i = (i + 1) & (m->cap - 1))
+		if (m->keys[i] == addr)
+			return m->vals[i];
+	return NULL;
+}
+
+/* Backward-shift deletion keeps probe chains without tombstones. */
+void cm_livemap_remove(cm_livemap *m, uintptr_t addr)
+{
+	size_t i = cm_livemap_slot(m, addr);
+	while (m->keys[i] != addr) {
+		cm_assert(m->keys[i]);
+		i = (i + 1) & (m->cap - 1);
+	}
+	for (size_t j = i;;) {
+		j = (j + 1) & (m->cap - 1);
+		if (!m->keys[j])
+			break;
+		size_t home = cm_livemap_slot(m, m->keys[j]);
+		/* Move j into the hole at i unless its home lies in (i, j]. */
+		bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+		if (!stays) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			i = j;
+		}
+	}
+	m->keys[i] = 0;
+	m->vals[i] = NULL;
+	m->count--;
+}
+
+void cm_livemap_free(cm_livemap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- the segment table and idle indexes ---- */
+
+static size_t cm_segtab_index(cm_device *d, uintptr_t addr)
+{
+	size_t lo = 0, hi = d->nsegs; /* first segment with base > addr */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (cm_seg_base(d->segs[mid]) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+cm_segment *cm_segment_find(cm_device *d, uintptr_t addr)
+{
+	size_t i = cm_segtab_index(d, addr);
+	if (i == 0)
+		return NULL;
+	cm_segment *seg = d->segs[i - 1];
+	return addr - cm_seg_base(seg) < seg->idle.size ? seg : NULL;
+}
+
+static bool cm_segtab_insert(cm_device *d, cm_segment *seg)
+{
+	if (d->nsegs == d->segs_cap) {
+		size_t cap = d->segs_cap ? 2 * d->segs_cap : 64;
+		cm_segment **segs = realloc(d->segs, cap * sizeof(*segs));
+		if (!segs)
+			return false;
+		d->segs = segs;
+		d->segs_cap = cap;
+	}
+	size_t i = cm_segtab_index(d, cm_seg_base(seg));
+	memmove(&d->segs[i + 1], &d->segs[i], (d->nsegs - i) * sizeof(*d->segs));
+	d->segs[i] = seg;
+	d->nsegs++;
+	return true;
+}
+
+static void cm_segtab_remove(cm_device *d, cm_segment *seg)
+{
+	size_t i = cm_segtab_index(d, cm_seg_base(seg)) - 1;
+	cm_assert(d->segs[i] == seg);
+	memmove(&d->segs[i], &d->segs[i + 1], (d->nsegs - i - 1) * sizeof(*d->segs));
+	d->nsegs--;
+}
+
+static cm_tnode **cm_idle_root(cm_device *d, cm_segment *seg)
+{
+	return seg->pool->small ? &d->idle_small : &d->idle_large;
+}
+
+static void cm_idle_insert(cm_device *d, cm_segment *seg)
+{
+	seg->is_idle = true;
+	seg->idle_since = ++d->clock;
+	cm_tree_insert(cm_idle_root(d, seg), &seg->idle);
+	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
+}
+
+static void cm_idle_remove(cm_device *d, cm_segment *seg)
+{
+	cm_tree_remove(cm_idle_root(d, seg), &seg->idle);
+	seg->is_idle = false;
+	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)seg->idle.size);
+}
+
+/* ---- segments ---- */
+
+/* Obtains a segment from the backend: on success it is one FREE block, in
+ * pool's index and the idle index, its work trivially complete. */
+cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block **out)
+{
+	const cm_backend *be = d->heap->be;
+	cm_segment *seg = calloc(1, sizeof(*seg));
+	cm_block *b = cm_block_new(d);
+	uintptr_t base = 0;
+	cm_status st = CM_ERR_OOM;
+
+	if (!seg || !b)
+		goto fail;
+	d->stats.raw_alloc_calls++;
+	st = be->mem_alloc(be->ctx, d->index, size, &base);
+	if (st != CM_OK)
+		goto fail;
+	seg->pool = pool;
+	seg->first = b;
+	seg->idle.addr = base;
+	seg->idle.size = size;
+	b->seg = seg;
+	b->node.addr = base;
+	b->node.size = size;
+	b->state = CM_BLOCK_FREE;
+	if (!cm_segtab_insert(d, seg)) {
+		be->mem_free(be->ctx, d->index, base);
+		st = CM_ERR_OOM;
+		goto fail;
+	}
+	pool->segments++;
+	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)size);
+	CM_LEVEL(&d->stats, segments, 1);
+	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
+	cm_tree_insert(&pool->root, &b->node);
+	cm_idle_insert(d, seg);
+	*out = b;
+	return CM_OK;
+fail:
+	free(seg);
+	if (b)
+		cm_block_delete(d, b);
+	return st;
+}
+
+/* Forgets a wholly free segment, giving its memory back to the backend
+ * unless give_back is false (after a device reset freed it already). */
+void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
+{
+	cm_block *b = seg->first;
+	cm_assert(b->state == CM_BLOCK_FREE && !b->next && seg->is_idle);
+	cm_tree_remove(&seg->pool->root, &b->node);
+	cm_idle_remove(d, seg);
+	cm_segtab_remove(d, seg);
+	seg->pool->segments--;
+	if (give_back) {
+		const cm_backend *be = d->heap->be;
+		d->stats.raw_free_calls++;
+		be->mem_free(be->ctx, d->index, seg->idle.addr);
+	}
+	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)seg->idle.size);
+	CM_LEVEL(&d->stats, segments, -1);
+	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
+	cm_block_delete(d, b);
+	free(seg);
+}
+
+/* Hands a wholly free segment to another pool (a cross-stream steal). The
+ * block keeps its tag: the caller still proves reuse safe. */
+void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to)
+{
+	cm_block *b = seg->first;
+	(void)d;
+	cm_assert(seg->is_idle && seg->pool->small == to->small);
+	cm_tree_remove(&seg->pool->root, &b->node);
+	seg->pool->segments--;
+	seg->pool = to;
+	to->segments++;
+	cm_tree_insert(&to->root, &b->node);
+}
+
+static bool cm_block_should_split(const cm_device *d, const cm_block *b, size_t size)
+{
+	size_t rest = b->node.size - size;
+	if (b->seg->pool->small)
+		return rest >= CM_MIN_BLOCK;
+	return size < d->heap->cfg.max_split_size && rest > CM_LARGE_MIN_REMAINDER;
+}
+
+static void cm_block_link_after(cm_block *b, cm_block *n)
+{
+	n->prev = b;
+	n->next = b->next;
+	if (b->next)
+		b->next->prev = n;
+	b->next = n;
+}
+
+static void cm_block_unlink(cm_block *b)
+{
+	if (b->prev)
+		b->prev->next = b->next;
+	else
+		b->seg->first = b->next;
+	if (b->next)
+		b->next->prev = b->prev;
+}
+
+/* Takes FREE block b out of its pool for an allocation of size bytes,
+ * splitting off the rest (which stays free, with b's tag) when worth it.
+ * Returns NULL only if no block struct can be had for the split (b is then
+ * used whole). */
+cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size)
+{
+	cm_segment *seg = b->seg;
+
+	cm_assert(b->state == CM_BLOCK_FREE && b->node.size >= size);
+	cm_tree_remove(&seg->pool->root, &b->node);
+	if (seg->is_idle)
+		cm_idle_remove(d, seg);
+	if (cm_block_should_split(d, b, size)) {
+		cm_block *rest = cm_block_new(d);
+		if (rest) {
+			rest->seg = seg;
+			rest->node.addr = b->node.addr + size;
+			rest->node.size = b->node.size - size;
+			rest->state = CM_BLOCK_FREE;
+			rest->tag = b->tag;
+			b->node.size = size;
+			cm_block_link_after(b, rest);
+			cm_tree_insert(&seg->pool->root, &rest->node);
+		}
+	}
+	b->state = CM_BLOCK_USED;
+	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)b->node.size);
+	CM_LEVEL(&d->stats, allocated_bytes, (int64_t)b->node.size);
+	CM_LEVEL(&d->stats, allocated_blocks, 1);
+	return b;
+}
+
+/* Absorbs FREE neighbour n (just after b) into b. */
+static void cm_block_absorb(cm_device *d, cm_block *b, cm_block *n)
+{
+	b->tag = cm_tag_join(d, b->tag, n->tag);
+	b->node.size += n->node.size;
+	cm_block_unlink(n);
+	cm_block_delete(d, n);
+}
+
+/* Returns USED block b (its tag set by the caller) to its pool, merging it
+ * with free neighbours. Returns the resulting free block. */
+cm_block *cm_block_put(cm_device *d, cm_block *b)
+{
+	cm_pool *pool = b->seg->pool;
+
+	cm_assert(b->state == CM_BLOCK_USED);
+	CM_LEVEL(&d->stats, allocated_bytes, -(int64_t)b->node.size);
+	CM_LEVEL(&d->stats, allocated_blocks, -1);
+	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)b->node.size);
+	b->state = CM_BLOCK_FREE;
+	if (b->prev && b->prev->state == CM_BLOCK_FREE) {
+		cm_block *p = b->prev;
+		cm_tree_remove(&pool->root, &p->node);
+		cm_block_absorb(d, p, b);
+		b = p;
+	}
+	if (b->next && b->next->state == CM_BLOCK_FREE) {
+		cm_tree_remove(&pool->root, &b->next->node);
+		cm_block_absorb(d, b, b->next);
+	}
+	cm_tree_insert(&pool->root, &b->node);
+	if (!b->prev && !b->next)
+		cm_idle_insert(d, b->seg);
+	return b;
+}

@@ -1,0 +1,42 @@
+/* core/stats.c - the reports generated from the field lists of stats.h. */
+#include <inttypes.h>
+
+#include "stats.h"
+
+void cm_stats_add(cm_stats *into, const cm_stats *from)
+{
+#define CM_X(name, desc) into->name += from->name;
+	CM_STATS_COUNTERS(CM_X)
+#undef CM_X
+#define CM_X(name, desc) into->name += from->name; into->peak_##name += from->peak_##name;
+	CM_STATS_LEVELS(CM_X)
+#undef CM_X
+}
+
+void cm_stats_print_text(const cm_stats *st, FILE *out)
+{
+	fprintf(out, "cachemalloc statistics\n");
+#define CM_X(name, desc) fprintf(out, "  %-24s %16" PRIu64 "  %s\n", #name, st->name, desc);
+	CM_STATS_COUNTERS(CM_X)
+#undef CM_X
+#define CM_X(name, desc)                                                              \
+	fprintf(out, "  %-24s %16" PRIu64 "  %s (peak %" PRIu64 ")\n", #name, st->name, \
+		desc, st->peak_##name);
+	CM_STATS_LEVELS(CM_X)
+#undef CM_X
+}
+
+void cm_stats_print_json(const cm_stats *st, FILE *out)
+{
+	const char *sep = "";
+	fputc('{', out);
+#define CM_X(name, desc) fprintf(out, "%s\"" #name "\": %" PRIu64, sep, st->name), sep = ", ";
+	CM_STATS_COUNTERS(CM_X)
+#undef CM_X
+#define CM_X(name, desc)                                                             \
+	fprintf(out, "%s\"" #name "\": %" PRIu64 ", \"peak_" #name "\": %" PRIu64, sep, \
+		st->name, st->peak_##name), sep = ", ";
+	CM_STATS_LEVELS(CM_X)
+#undef CM_X
+	fputs("}\n", out);
+}

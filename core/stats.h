@@ -1,0 +1,49 @@
+/* core/stats.h - allocator statistics as one list of fields.
+ *
+ * CM_STATS_COUNTERS are monotonic counts; CM_STATS_LEVELS are current values
+ * that also keep their peak (field peak_<name>). The struct, the text report
+ * and the JSON report are all generated from these two lists, so a field is
+ * added in exactly one place.
+ */
+#ifndef CM_STATS_H
+#define CM_STATS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#define CM_STATS_COUNTERS(X)                                                    \
+	X(alloc_calls, "allocation calls")                                      \
+	X(free_calls, "free calls")                                             \
+	X(cache_hits, "allocations served from cached memory")                 \
+	X(thread_cache_hits, "of those, served by a per-thread cache")          \
+	X(raw_alloc_calls, "device allocations (segments created)")             \
+	X(raw_free_calls, "device frees (segments released)")                   \
+	X(fences, "full fences issued before a reuse")                          \
+	X(collects, "completion collects started")                              \
+	X(stream_waits, "stream waits inserted for a cross-stream reuse")       \
+	X(host_syncs, "device synchronizations issued by the allocator")        \
+	X(alloc_retries, "allocations retried after giving memory back")        \
+	X(oom_count, "allocations that failed for lack of memory")              \
+	X(invalid_frees, "frees of pointers that were not live blocks")
+
+#define CM_STATS_LEVELS(X)                                                      \
+	X(allocated_bytes, "bytes in blocks held by the program")               \
+	X(allocated_blocks, "blocks held by the program")                       \
+	X(reserved_bytes, "bytes obtained from the device")                     \
+	X(segments, "segments obtained from the device")                        \
+	X(inactive_split_bytes, "free bytes in partly used segments")
+
+typedef struct cm_stats {
+#define CM_X(name, desc) uint64_t name;
+	CM_STATS_COUNTERS(CM_X)
+#undef CM_X
+#define CM_X(name, desc) uint64_t name; uint64_t peak_##name;
+	CM_STATS_LEVELS(CM_X)
+#undef CM_X
+} cm_stats;
+
+void cm_stats_add(cm_stats *into, const cm_stats *from);
+void cm_stats_print_text(const cm_stats *st, FILE *out);
+void cm_stats_print_json(const cm_stats *st, FILE *out);
+
+#endif

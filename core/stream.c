@@ -1,0 +1,671 @@
+/* core/stream.c - stream records and the fence protocol (DESIGN 4).
+ *
+ * Every free is stamped with a cm_tag: the device epoch at the time of the
+ * free, the stream it was freed on (with that stream's free sequence) and
+ * the freeing thread. A tag says what must be true before the block may be
+ * reused, and cm_reuse_need() is the one place that decides it:
+ *
+ *   rule 1  freed on stream s, wanted by s               nothing
+ *   rule 6  a synchronization after the free completed  nothing
+ *   rule 4  freed by this thread, no user stream alive   nothing
+ *   rule 3  a full fence was issued after the free       nothing
+ *   rule 2  freed on s, wanted by stream t               wait on s's mark
+ *   rule 3  otherwise                                    fence, or a collect
+ *
+ * Epoch invariant: the epoch is advanced (atomically) BEFORE the events of a
+ * fence, collect or synchronization are issued, so every free stamped with
+ * an epoch <= e happened before those events were enqueued. ordered_epoch
+ * and completed_epoch only grow. A stream created after a fence waits on the
+ * fence's event, so "ordered" stays true for it (rule 5). A destroyed
+ * stream stays a zombie, counted as alive and waited for through its tail
+ * event, until that event completes.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+static void cm_atomic_max(_Atomic uint64_t *a, uint64_t v)
+{
+	uint64_t cur = atomic_load(a);
+	while (cur < v && !atomic_compare_exchange_weak(a, &cur, v))
+		;
+}
+
+/* ---- the event pool: events are created once and reused ---- */
+
+cm_status cm_event_get(cm_device *d, cm_event *out)
+{
+	if (d->nevents_pooled) {
+		*out = d->event_pool[--d->nevents_pooled];
+		return CM_OK;
+	}
+	const cm_backend *be = d->heap->be;
+	return be->event_create(be->ctx, d->index, out);
+}
+
+void cm_event_put(cm_device *d, cm_event ev)
+{
+	if (d->nevents_pooled == d->event_pool_cap) {
+		size_t cap = d->event_pool_cap ? 2 * d->event_pool_cap : 16;
+		cm_event *pool = realloc(d->event_pool, cap * sizeof(*pool));
+		if (!pool) {
+			const cm_backend *be = d->heap->be;
+			be->event_destroy(be->ctx, d->index, ev);
+			return;
+		}
+		d->event_pool = pool;
+		d->event_pool_cap = cap;
+	}
+	d->event_pool[d->nevents_pooled++] = ev;
+}
+
+/* ---- stream records ---- */
+
+static void cm_stream_rec_init(cm_device *d, cm_stream_rec *r, cm_stream handle, uint8_t kind)
+{
+	r->handle = handle;
+	r->kind = kind;
+	r->alive = true;
+	r->small = (cm_pool){.dev = d, .stream = r, .small = true};
+	r->large = (cm_pool){.dev = d, .stream = r, .small = false};
+	atomic_init(&r->free_seq, 1);
+	atomic_init(&r->completed_seq, 0);
+	if (r != &d->legacy) {
+		r->all_next = d->all_streams;
+		d->all_streams = r;
+	}
+}
+
+cm_status cm_stream_init_device(cm_device *d)
+{
+	d->none_small = (cm_pool){.dev = d, .small = true};
+	d->none_large = (cm_pool){.dev = d, .small = false};
+	cm_stream_rec_init(d, &d->legacy, CM_STREAM_LEGACY, CM_SK_LEGACY);
+	atomic_init(&d->epoch, 1);
+	atomic_init(&d->ordered_epoch, 0);
+	atomic_init(&d->completed_epoch, 0);
+	return CM_OK;
+}
+
+static void cm_stream_release_events(cm_device *d, cm_stream_rec *r)
+{
+	const cm_backend *be = d->heap->be;
+	cm_event evs[3] = {r->mark, r->fence_ev, r->tail};
+	for (int i = 0; i < 3; i++)
+		if (evs[i])
+			be->event_destroy(be->ctx, d->index, evs[i]);
+	r->mark = r->fence_ev = r->tail = NULL;
+}
+
+void cm_stream_fini_device(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	cm_stream_release_events(d, &d->legacy);
+	for (cm_stream_rec *r = d->all_streams, *next; r; r = next) {
+		next = r->all_next;
+		cm_stream_release_events(d, r);
+		free(r);
+	}
+	for (size_t i = 0; i < d->collect.nevents; i++)
+		if (d->collect.owned[i])
+			be->event_destroy(be->ctx, d->index, d->collect.events[i]);
+	free(d->collect.events);
+	free(d->collect.owned);
+	if (d->fence_event)
+		be->event_destroy(be->ctx, d->index, d->fence_event);
+	while (d->nevents_pooled)
+		be->event_destroy(be->ctx, d->index, d->event_pool[--d->nevents_pooled]);
+	free(d->event_pool);
+	free(d->stream_table);
+}
+
+static size_t cm_stream_slot(const cm_device *d, cm_stream s)
+{
+	return (size_t)((uint64_t)s * 0x9e3779b97f4a7c15ull >> 32) & (d->stream_table_cap - 1);
+}
+
+static cm_stream_rec *cm_stream_table_find(cm_device *d, cm_stream s)
+{
+	if (!d->stream_table_cap)
+		return NULL;
+	for (cm_stream_rec *r = d->stream_table[cm_stream_slot(d, s)]; r; r = r->hash_next)
+		if (r->handle == s)
+			return r;
+	return NULL;
+}
+
+static bool cm_stream_table_grow(cm_device *d)
+{
+	size_t cap = d->stream_table_cap ? 2 * d->stream_table_cap : 64;
+	cm_stream_rec **t = calloc(cap, sizeof(*t));
+	if (!t)
+		return false;
+	cm_stream_rec **old = d->stream_table;
+	size_t oldcap = d->stream_table_cap;
+	d->stream_table = t;
+	d->stream_table_cap = cap;
+	for (size_t i = 0; i < oldcap; i++) {
+		for (cm_stream_rec *r = old[i], *next; r; r = next) {
+			next = r->hash_next;
+			size_t j = cm_stream_slot(d, r->handle);
+			r->hash_next = t[j];
+			t[j] = r;
+		}
+	}
+	free(old);
+	return true;
+}
+
+static void cm_stream_table_remove(cm_device *d, cm_stream_rec *r)
+{
+	cm_stream_rec **at = &d->stream_table[cm_stream_slot(d, r->handle)];
+	while (*at != r)
+		at = &(*at)->hash_next;
+	*at = r->hash_next;
+	r->hash_next = NULL;
+}
+
+static void cm_nb_link(cm_device *d, cm_stream_rec *r)
+{
+	r->nb_prev = NULL;
+	r->nb_next = d->nb_list;
+	if (d->nb_list)
+		d->nb_list->nb_prev = r;
+	d->nb_list = r;
+	d->nb_count++;
+}
+
+static void cm_nb_unlink(cm_device *d, cm_stream_rec *r)
+{
+	if (r->nb_prev)
+		r->nb_prev->nb_next = r->nb_next;
+	else
+		d->nb_list = r->nb_next;
+	if (r->nb_next)
+		r->nb_next->nb_prev = r->nb_prev;
+	r->nb_prev = r->nb_next = NULL;
+	d->nb_count--;
+}
+
+/* A user stream: created through cm_stream_created, or met for the first
+ * time in an allocation (created before we could see it: assumed
+ * non-blocking, the conservative choice). */
+static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking)
+{
+	if (4 * (atomic_load(&d->user_streams) + 1) > 3 * d->stream_table_cap &&
+	    !cm_stream_table_grow(d))
+		return NULL;
+	cm_stream_rec *r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	cm_stream_rec_init(d, r, s, nonblocking ? CM_SK_NONBLOCKING : CM_SK_BLOCKING);
+	size_t j = cm_stream_slot(d, s);
+	r->hash_next = d->stream_table[j];
+	d->stream_table[j] = r;
+	atomic_fetch_add(&d->user_streams, 1);
+	if (nonblocking) {
+		cm_nb_link(d, r);
+		/* Blocks reused under an earlier fence must stay ordered for
+		 * work this stream will run. */
+		if (d->fence_recorded) {
+			const cm_backend *be = d->heap->be;
+			be->stream_wait_event(be->ctx, d->index, s, d->fence_event);
+		}
+	}
+	return r;
+}
+
+cm_stream_rec *cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc)
+{
+	if (s == CM_STREAM_LEGACY)
+		return &d->legacy;
+	if (s == CM_STREAM_PER_THREAD) {
+		if (!tc)
+			return NULL;
+		cm_stream_rec **slot = cm_tc_per_thread_slot(tc, d->index);
+		if (!*slot) {
+			cm_stream_rec *r = calloc(1, sizeof(*r));
+			if (!r)
+				return NULL;
+			cm_stream_rec_init(d, r, s, CM_SK_PER_THREAD);
+			r->owner_thread = cm_tc_thread_id(tc);
+			*slot = r;
+		}
+		return *slot;
+	}
+	cm_stream_rec *r = cm_stream_table_find(d, s);
+	return r ? r : cm_stream_add(d, s, true);
+}
+
+/* Zombies whose tail event completed are forgotten. */
+static void cm_stream_reap(cm_device *d, bool all_complete)
+{
+	const cm_backend *be = d->heap->be;
+	if (d->collect.active)
+		return; /* a collect may hold their tails */
+	for (cm_stream_rec *r = d->nb_list, *next; r; r = next) {
+		next = r->nb_next;
+		if (!r->zombie)
+			continue;
+		if (!all_complete && r->tail &&
+		    be->event_query(be->ctx, d->index, r->tail) != CM_OK)
+			continue;
+		r->zombie = false;
+		cm_nb_unlink(d, r);
+		if (r->tail)
+			cm_event_put(d, r->tail);
+		r->tail = NULL;
+		atomic_fetch_sub(&d->user_streams, 1);
+	}
+}
+
+/* Segments of a dead stream's pools go to cudaMalloc's pools, where any
+ * later reuse is proven through their tags. */
+static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		cm_segment *seg = d->segs[i];
+		if (seg->pool != &r->small && seg->pool != &r->large)
+			continue;
+		cm_pool *to = seg->pool->small ? &d->none_small : &d->none_large;
+		for (cm_block *b = seg->first; b; b = b->next)
+			if (b->state == CM_BLOCK_FREE) {
+				cm_tree_remove(&seg->pool->root, &b->node);
+				cm_tree_insert(&to->root, &b->node);
+			}
+		seg->pool->segments--;
+		seg->pool = to;
+		to->segments++;
+	}
+}
+
+/* A thread exited: its per-thread stream is ordered with legacy, so it
+ * needs no zombie; its blocks' tags fall back to epochs. */
+void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r)
+{
+	r->alive = false;
+	cm_stream_orphan_segments(d, r);
+}
+
+cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
+{
+	if (dev < 0 || dev >= h->ndev || s == CM_STREAM_LEGACY || s == CM_STREAM_PER_THREAD)
+		return CM_ERR_INVALID;
+	cm_device *d = &h->devs[dev];
+	pthread_mutex_lock(&d->lock);
+	cm_stream_reap(d, false);
+	cm_stream_rec *old = cm_stream_table_find(d, s);
+	if (old) { /* its destruction went unseen: be conservative */
+		cm_stream_table_remove(d, old);
+		old->alive = false;
+		atomic_fetch_sub(&d->user_streams, 1);
+		if (old->kind == CM_SK_NONBLOCKING)
+			cm_nb_unlink(d, old);
+		cm_stream_orphan_segments(d, old);
+		atomic_fetch_add(&d->stream_gen, 1);
+	}
+	cm_stream_rec *r = cm_stream_add(d, s, nonblocking);
+	pthread_mutex_unlock(&d->lock);
+	return r ? CM_OK : CM_ERR_OOM;
+}
+
+cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s)
+{
+	if (dev < 0 || dev >= h->ndev)
+		return CM_ERR_INVALID;
+	cm_device *d = &h->devs[dev];
+	const cm_backend *be = h->be;
+	pthread_mutex_lock(&d->lock);
+	cm_stream_rec *r = cm_stream_table_find(d, s);
+	if (r) {
+		cm_stream_table_remove(d, r);
+		r->alive = false;
+		atomic_fetch_add(&d->stream_gen, 1); /* invalidates cached blocks keyed by s */
+		cm_stream_orphan_segments(d, r);
+		if (cm_event_get(d, &r->tail) != CM_OK ||
+		    be->event_record(be->ctx, dev, r->tail, s) != CM_OK) {
+			/* No tail: wait for the stream now rather than guess. */
+			if (r->tail)
+				cm_event_put(d, r->tail);
+			r->tail = NULL;
+			be->stream_synchronize(be->ctx, dev, s);
+			if (r->kind == CM_SK_NONBLOCKING)
+				cm_nb_unlink(d, r);
+			atomic_fetch_sub(&d->user_streams, 1);
+		} else {
+			r->zombie = true;
+			if (r->kind != CM_SK_NONBLOCKING)
+				cm_nb_link(d, r);
+		}
+	}
+	pthread_mutex_unlock(&d->lock);
+	return CM_OK;
+}
+
+/* ---- tags ---- */
+
+cm_tag cm_tag_for_free(cm_device *d, cm_stream_rec *s, uint32_t thread)
+{
+	cm_tag t = {.epoch = atomic_load(&d->epoch), .stream = s, .thread = thread};
+	if (s) {
+		t.stream_gen = s->gen;
+		t.seq = atomic_load(&s->free_seq);
+	}
+	return t;
+}
+
+bool cm_tag_complete(cm_device *d, const cm_tag *t)
+{
+	if (t->epoch <= atomic_load_explicit(&d->completed_epoch, memory_order_acquire))
+		return true;
+	return t->stream && t->stream->gen == t->stream_gen &&
+	       t->seq <= atomic_load_explicit(&t->stream->completed_seq, memory_order_acquire);
+}
+
+/* The condition of a merged block: what both parts need. */
+cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b)
+{
+	if (cm_tag_complete(d, &a))
+		return b;
+	if (cm_tag_complete(d, &b))
+		return a;
+	cm_tag t = {
+		.epoch = a.epoch > b.epoch ? a.epoch : b.epoch,
+		.thread = a.thread == b.thread ? a.thread : CM_THREAD_ANY,
+	};
+	if (a.stream == b.stream && a.stream_gen == b.stream_gen) {
+		t.stream = a.stream;
+		t.stream_gen = a.stream_gen;
+		t.seq = a.seq > b.seq ? a.seq : b.seq;
+	}
+	return t;
+}
+
+static bool cm_tag_stream_live(const cm_tag *t)
+{
+	return t->stream && t->stream->alive && t->stream->gen == t->stream_gen;
+}
+
+static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t)
+{
+	cm_free_fence mode = d->heap->cfg.free_fence;
+
+	if (mode == CM_FENCE_NONE || cm_tag_complete(d, t))
+		return CM_NEED_NOTHING;
+	if (rq->consumer && cm_tag_stream_live(t) && t->stream == rq->consumer)
+		return CM_NEED_NOTHING; /* rule 1 */
+	if (mode == CM_FENCE_HOST)
+		return CM_NEED_SYNC;
+	if (t->thread == rq->thread && t->thread != CM_THREAD_ANY &&
+	    (!t->stream || t->stream->kind == CM_SK_LEGACY || t->stream->kind == CM_SK_PER_THREAD) &&
+	    atomic_load(&d->user_streams) == 0)
+		return CM_NEED_NOTHING; /* rule 4 */
+	if (t->epoch <= atomic_load(&d->ordered_epoch))
+		return CM_NEED_NOTHING;
+	if (rq->consumer && cm_tag_stream_live(t))
+		return CM_NEED_WAIT; /* rule 2 */
+	return CM_NEED_FENCE;
+}
+
+static bool cm_stream_capturing(cm_device *d, cm_stream s)
+{
+	const cm_backend *be = d->heap->be;
+	bool capturing = false;
+	cm_status st = be->stream_is_capturing(be->ctx, d->index, s, &capturing);
+	return st != CM_OK || capturing; /* in doubt, enqueue nothing */
+}
+
+/* The stream on which to record an event covering r's work: another
+ * thread's per-thread stream cannot be named, the legacy stream orders it. */
+static cm_stream cm_stream_recordable(const cm_stream_rec *r, uint32_t thread)
+{
+	if (r->kind == CM_SK_PER_THREAD && r->owner_thread != thread)
+		return CM_STREAM_LEGACY;
+	return r->handle;
+}
+
+/* Rule 2: order the consumer after the free on s through s's mark event,
+ * recorded lazily (at most once per batch of frees) and waited on only
+ * when it has not completed. */
+static cm_status cm_reuse_wait(cm_device *d, const cm_request *rq, const cm_tag *t)
+{
+	const cm_backend *be = d->heap->be;
+	cm_stream_rec *s = t->stream;
+	cm_stream on = cm_stream_recordable(s, rq->thread);
+	cm_status st;
+
+	if (t->seq > s->mark_seq) {
+		if (cm_stream_capturing(d, on))
+			return CM_NOT_READY;
+		if (!s->mark && (st = cm_event_get(d, &s->mark)) != CM_OK)
+			return st;
+		uint64_t q = atomic_fetch_add(&s->free_seq, 1);
+		if ((st = be->event_record(be->ctx, d->index, s->mark, on)) != CM_OK)
+			return CM_NOT_READY;
+		s->mark_seq = q;
+	}
+	st = be->event_query(be->ctx, d->index, s->mark);
+	if (st == CM_OK) {
+		if (on == s->handle)
+			cm_atomic_max(&s->completed_seq, s->mark_seq);
+		return CM_OK;
+	}
+	if (cm_stream_capturing(d, rq->consumer->handle))
+		return CM_NOT_READY;
+	if (be->stream_wait_event(be->ctx, d->index, rq->consumer->handle, s->mark) != CM_OK)
+		return CM_NOT_READY;
+	d->stats.stream_waits++;
+	return CM_OK;
+}
+
+static cm_status cm_ensure_event(cm_device *d, cm_event *ev)
+{
+	return *ev ? CM_OK : cm_event_get(d, ev);
+}
+
+/* Rule 3, ordering: record on every non-blocking stream, make legacy wait
+ * on each, record E on legacy, make each wait on E. Orders everything
+ * enqueued before it before everything enqueued after it. */
+static cm_status cm_fence(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	int dev = d->index;
+	cm_status st;
+
+	if (cm_stream_capturing(d, CM_STREAM_LEGACY))
+		return CM_ERR_CAPTURING;
+	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next) {
+		if (r->zombie)
+			continue;
+		if (cm_stream_capturing(d, r->handle))
+			return CM_ERR_CAPTURING;
+		if ((st = cm_ensure_event(d, &r->fence_ev)) != CM_OK)
+			return st;
+	}
+	if ((st = cm_ensure_event(d, &d->fence_event)) != CM_OK)
+		return st;
+	uint64_t e = atomic_fetch_add(&d->epoch, 1);
+	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next) {
+		cm_event ev = r->zombie ? r->tail : r->fence_ev;
+		if (!r->zombie && (st = be->event_record(be->ctx, dev, ev, r->handle)) != CM_OK)
+			return st;
+		if ((st = be->stream_wait_event(be->ctx, dev, CM_STREAM_LEGACY, ev)) != CM_OK)
+			return st;
+	}
+	if ((st = be->event_record(be->ctx, dev, d->fence_event, CM_STREAM_LEGACY)) != CM_OK)
+		return st;
+	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next)
+		if (!r->zombie &&
+		    (st = be->stream_wait_event(be->ctx, dev, r->handle, d->fence_event)) != CM_OK)
+			return st;
+	d->fence_recorded = true;
+	cm_atomic_max(&d->ordered_epoch, e);
+	d->stats.fences++;
+	return CM_OK;
+}
+
+static cm_status cm_collect_add(cm_device *d, cm_event ev, bool owned)
+{
+	cm_collect *c = &d->collect;
+	if (c->nevents == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 8;
+		cm_event *evs = realloc(c->events, cap * sizeof(*evs));
+		if (evs)
+			c->events = evs;
+		bool *own = realloc(c->owned, cap * sizeof(*own));
+		if (own)
+			c->owned = own;
+		if (!evs || !own)
+			return CM_ERR_OOM;
+		c->cap = cap;
+	}
+	c->events[c->nevents] = ev;
+	c->owned[c->nevents++] = owned;
+	return CM_OK;
+}
+
+static void cm_collect_end(cm_device *d)
+{
+	cm_collect *c = &d->collect;
+	for (size_t i = 0; i < c->nevents; i++)
+		if (c->owned[i])
+			cm_event_put(d, c->events[i]);
+	c->nevents = 0;
+	c->active = false;
+}
+
+static cm_status cm_collect_record(cm_device *d, cm_stream s)
+{
+	const cm_backend *be = d->heap->be;
+	cm_event ev;
+	cm_status st = cm_event_get(d, &ev);
+	if (st != CM_OK)
+		return st;
+	if ((st = be->event_record(be->ctx, d->index, ev, s)) != CM_OK ||
+	    (st = cm_collect_add(d, ev, true)) != CM_OK)
+		cm_event_put(d, ev);
+	return st;
+}
+
+/* Rule 3, completion: an event on legacy and on each busy non-blocking
+ * stream; once all complete, every free before it is complete. Costs one
+ * query per stream, so with many streams it is started at most once at a
+ * time instead of a fence per reuse. */
+static void cm_collect_start(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	cm_collect *c = &d->collect;
+
+	if (c->active || cm_stream_capturing(d, CM_STREAM_LEGACY))
+		return;
+	c->active = true;
+	c->epoch = atomic_fetch_add(&d->epoch, 1);
+	bool ok = cm_collect_record(d, CM_STREAM_LEGACY) == CM_OK;
+	for (cm_stream_rec *r = d->nb_list; ok && r; r = r->nb_next) {
+		if (r->zombie)
+			ok = cm_collect_add(d, r->tail, false) == CM_OK;
+		else if (be->stream_query(be->ctx, d->index, r->handle) != CM_OK)
+			ok = !cm_stream_capturing(d, r->handle) &&
+			     cm_collect_record(d, r->handle) == CM_OK;
+	}
+	if (!ok)
+		cm_collect_end(d);
+	else
+		d->stats.collects++;
+}
+
+static bool cm_collect_poll(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	cm_collect *c = &d->collect;
+
+	if (!c->active)
+		return false;
+	for (size_t i = 0; i < c->nevents; i++)
+		if (be->event_query(be->ctx, d->index, c->events[i]) != CM_OK)
+			return false;
+	cm_atomic_max(&d->completed_epoch, c->epoch);
+	cm_collect_end(d);
+	return true;
+}
+
+cm_status cm_device_sync_locked(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	uint64_t e = atomic_fetch_add(&d->epoch, 1);
+	cm_status st = be->device_synchronize(be->ctx, d->index);
+	if (st != CM_OK)
+		return st;
+	d->stats.host_syncs++;
+	cm_atomic_max(&d->completed_epoch, e);
+	if (d->collect.active && d->collect.epoch <= e)
+		cm_collect_end(d);
+	cm_stream_reap(d, true);
+	return CM_OK;
+}
+
+/* Makes free block b safe for rq's consumer, enqueueing what its tag needs.
+ * CM_NOT_READY: not without waiting; the caller looks elsewhere. */
+cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
+{
+	const cm_tag *t = &b->tag;
+
+	switch (cm_reuse_need(d, rq, t)) {
+	case CM_NEED_NOTHING:
+		return CM_OK;
+	case CM_NEED_WAIT:
+		return cm_reuse_wait(d, rq, t);
+	case CM_NEED_SYNC:
+		return cm_device_sync_locked(d) == CM_OK ? CM_OK : CM_NOT_READY;
+	case CM_NEED_FENCE:
+		break;
+	}
+	cm_stream_reap(d, false);
+	if (d->nb_count <= CM_FENCE_MAX_NB)
+		return cm_fence(d) == CM_OK ? CM_OK : CM_NOT_READY;
+	if (cm_collect_poll(d) && cm_tag_complete(d, t))
+		return CM_OK;
+	cm_collect_start(d);
+	return CM_NOT_READY;
+}
+
+/* ---- synchronization hooks (rule 6) ---- */
+
+cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s)
+{
+	cm_sync_token tok = {0};
+	if (dev < 0 || dev >= h->ndev)
+		return tok;
+	cm_device *d = &h->devs[dev];
+	if (s == CM_SYNC_DEVICE) {
+		tok.mark = atomic_fetch_add(&d->epoch, 1);
+		return tok;
+	}
+	cm_tcache *tc = cm_tc_get(h);
+	pthread_mutex_lock(&d->lock);
+	cm_stream_rec *r = cm_stream_lookup(d, s, tc);
+	pthread_mutex_unlock(&d->lock);
+	if (r) {
+		tok.rec = r;
+		tok.mark = atomic_fetch_add(&r->free_seq, 1);
+	}
+	return tok;
+}
+
+void cm_sync_end(cm_heap *h, int dev, cm_sync_token tok, cm_status result)
+{
+	if (result != CM_OK || dev < 0 || dev >= h->ndev || !tok.mark)
+		return;
+	cm_device *d = &h->devs[dev];
+	if (tok.rec) {
+		cm_atomic_max(&((cm_stream_rec *)tok.rec)->completed_seq, tok.mark);
+		return;
+	}
+	cm_atomic_max(&d->completed_epoch, tok.mark);
+	cm_thread_flush(h);
+	pthread_mutex_lock(&d->lock);
+	if (d->collect.active && d->collect.epoch <= tok.mark)
+		cm_collect_end(d);
+	cm_stream_reap(d, false);
+	pthread_mutex_unlock(&d->lock);
+}

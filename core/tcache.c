@@ -1,0 +1,485 @@
+/* core/tcache.c - per-thread caches: the lock-free fast path.
+ *
+ * A thread's cache parks blocks it freed and serves its next allocations of
+ * the same rounded size, stream and device without the device lock. While
+ * parked, a block stays USED for its device (in the live map, counted as
+ * allocated): the cache only borrows it. Bounds: CM_TC_DEPTH blocks per
+ * bin, CM_TC_MAX_BYTES in all; the slow path gives a thread's parked blocks
+ * back before it takes fresh memory, and at thread exit and device sync.
+ *
+ * Ownership protocol, through each block's atomic owner word:
+ *   0             the device's (under its lock)
+ *   tc|LIVE       handed to the program by tc's thread, which may free it
+ *                 without the lock
+ *   tc|PARKED     in tc's bins
+ * Only tc's own thread moves tc|LIVE <-> tc|PARKED; any thread may move
+ * tc|LIVE -> 0 (a free from another thread) or tc|PARKED -> 0 (the OOM
+ * ladder stealing parked memory, which then asks tc to flush) under the
+ * device lock, always by compare-and-swap, so exactly one party wins.
+ * A cache entry may point at a block struct that has since been reused:
+ * structs are type-stable (segment.c), and the owner word plus the block's
+ * hand-out ticket tell a stale entry from a live one.
+ *
+ * Reuse rules (DESIGN 4) still hold: a bin keyed by a stream serves only
+ * that stream (rule 1), and is dropped when any stream of the device is
+ * destroyed (stream_gen); a cudaMalloc bin serves only under rule 4 or
+ * when the block's epoch is already ordered or complete.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define CM_TC_BINS 64
+#define CM_TC_DEPTH 8
+#define CM_TC_LIVE 256
+#define CM_TC_MAX_BYTES (256 * CM_MiB)
+
+typedef struct cm_tc_bin {
+	size_t size;
+	cm_stream key;
+	int dev;
+	uint32_t gen;
+	uint32_t count;
+	cm_stream_rec *rec; /* the stream of key, valid while gen is current */
+	cm_block *blocks[CM_TC_DEPTH];
+} cm_tc_bin;
+
+typedef struct cm_tc_live {
+	uintptr_t addr;
+	cm_block *block;
+	uint64_t ticket;
+} cm_tc_live;
+
+/* Per device: counters written by the owning thread only (read by reports
+ * with relaxed loads), and the flush request from the OOM ladder. */
+typedef struct cm_tc_dev {
+	_Atomic uint64_t alloc_calls, free_calls, hits;
+	_Atomic bool flush_requested;
+	cm_stream_rec *per_thread;
+} cm_tc_dev;
+
+struct cm_tcache {
+	uint64_t heap_id; /* 0: bound to no heap */
+	cm_heap *heap;
+	uint32_t thread;
+	uint64_t tickets;
+	size_t parked_bytes;
+	int ndev;
+	cm_tc_dev *devs;
+	cm_tcache *next, *prev; /* heap->tcaches */
+	cm_tc_bin bins[CM_TC_BINS];
+	cm_tc_live live[CM_TC_LIVE];
+};
+
+static pthread_mutex_t cm_tc_registry = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t cm_tc_key;
+static pthread_once_t cm_tc_key_once = PTHREAD_ONCE_INIT;
+static _Atomic uint32_t cm_tc_next_thread = 1;
+static __thread cm_tcache *cm_tc_self;
+
+static void cm_tc_thread_exit(void *arg);
+
+static void cm_tc_key_init(void)
+{
+	pthread_key_create(&cm_tc_key, cm_tc_thread_exit);
+}
+
+uint32_t cm_tc_thread_id(const cm_tcache *tc)
+{
+	return tc->thread;
+}
+
+static cm_tc_dev *cm_tc_dev_of(cm_tcache *tc, int dev)
+{
+	return &tc->devs[dev];
+}
+
+cm_stream_rec **cm_tc_per_thread_slot(cm_tcache *tc, int dev)
+{
+	return &tc->devs[dev].per_thread;
+}
+
+static size_t cm_tc_bin_index(size_t size, int dev, cm_stream key)
+{
+	uint64_t x = (uint64_t)size ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev << 56;
+	x ^= x >> 29;
+	x *= 0xbf58476d1ce4e5b9ull;
+	return (size_t)(x >> 58) & (CM_TC_BINS - 1);
+}
+
+static size_t cm_tc_live_index(uintptr_t addr)
+{
+	return (size_t)(((uint64_t)addr >> 9) * 0x9e3779b97f4a7c15ull >> 40) & (CM_TC_LIVE - 1);
+}
+
+static void cm_tc_count(_Atomic uint64_t *c)
+{
+	atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1,
+			      memory_order_relaxed);
+}
+
+/* A cudaMalloc bin's block, freed by this thread with cudaFree. */
+static bool cm_tc_none_usable(cm_device *d, const cm_block *b)
+{
+	switch (d->heap->cfg.free_fence) {
+	case CM_FENCE_NONE:
+		return true;
+	case CM_FENCE_HOST:
+		return cm_tag_complete(d, &b->tag);
+	case CM_FENCE_GPU:
+		break;
+	}
+	return atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0 ||
+	       b->tag.epoch <= atomic_load(&d->ordered_epoch) || cm_tag_complete(d, &b->tag);
+}
+
+bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key, uintptr_t *out)
+{
+	cm_tcache *tc = cm_tc_self;
+	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
+		return false;
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(rounded, d->index, key)];
+	if (!bin->count || bin->size != rounded || bin->key != key || bin->dev != d->index ||
+	    bin->gen != atomic_load_explicit(&d->stream_gen, memory_order_acquire))
+		return false;
+	cm_block *b = bin->blocks[bin->count - 1];
+	if (key == CM_KEY_NONE && !cm_tc_none_usable(d, b))
+		return false;
+	uintptr_t expect = (uintptr_t)tc | CM_OWNER_PARKED;
+	if (!atomic_compare_exchange_strong_explicit(&b->owner, &expect,
+						     (uintptr_t)tc | CM_OWNER_LIVE,
+						     memory_order_acq_rel, memory_order_acquire))
+		return false; /* stolen by the OOM ladder: the slow path flushes */
+	bin->count--;
+	tc->parked_bytes -= rounded;
+	cm_tc_hand_out_locked(tc, b);
+	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
+	cm_tc_count(&td->alloc_calls);
+	cm_tc_count(&td->hits);
+	*out = b->node.addr;
+	return true;
+}
+
+/* Registers a block just handed to this thread so that its free can take
+ * the fast path. Called under the device lock or on a block tc owns. */
+void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
+{
+	cm_tc_live *slot = &tc->live[cm_tc_live_index(b->node.addr)];
+	uint64_t ticket = ++tc->tickets;
+	atomic_store_explicit(&b->ticket, ticket, memory_order_relaxed);
+	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_release);
+	slot->addr = b->node.addr;
+	slot->block = b;
+	slot->ticket = ticket;
+}
+
+static bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const cm_device *d,
+			      size_t size, cm_stream key)
+{
+	return bin->count < CM_TC_DEPTH && tc->parked_bytes + size <= CM_TC_MAX_BYTES &&
+	       bin->size == size && bin->key == key && bin->dev == d->index &&
+	       bin->gen == atomic_load_explicit(&d->stream_gen, memory_order_acquire);
+}
+
+static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b)
+{
+	bin->blocks[bin->count++] = b;
+	tc->parked_bytes += b->node.size;
+}
+
+/* Whether a block freed this way is worth parking: a cudaMalloc block the
+ * fast path could not hand out again would only hide from other threads. */
+static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
+{
+	if (key != CM_KEY_NONE || d->heap->cfg.free_fence == CM_FENCE_NONE)
+		return true;
+	return d->heap->cfg.free_fence == CM_FENCE_GPU &&
+	       atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0;
+}
+
+bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
+{
+	cm_tcache *tc = cm_tc_self;
+	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
+		return false;
+	cm_tc_live *slot = &tc->live[cm_tc_live_index(ptr)];
+	if (slot->addr != ptr)
+		return false;
+	cm_block *b = slot->block;
+	uintptr_t live = (uintptr_t)tc | CM_OWNER_LIVE;
+	if (atomic_load_explicit(&b->owner, memory_order_acquire) != live ||
+	    atomic_load_explicit(&b->ticket, memory_order_relaxed) != slot->ticket)
+		return false;
+	/* Only this thread moves the block out of tc|LIVE except by a free
+	 * from another thread; claim it before reading it. */
+	if (!atomic_compare_exchange_strong_explicit(&b->owner, &live,
+						     (uintptr_t)tc | CM_OWNER_PARKED,
+						     memory_order_acq_rel, memory_order_acquire))
+		return false;
+	cm_device *d = b->seg->pool->dev;
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, d->index, key)];
+	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_worth_parking(d, key)) {
+		atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_release);
+		return false;
+	}
+	b->tag = cm_tag_for_free(d, bin->rec, tc->thread);
+	slot->addr = 0;
+	cm_tc_push(tc, bin, b);
+	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
+	cm_tc_count(&td->free_calls);
+	return true;
+}
+
+/* Gives bin's blocks back to their device (whose lock is held). Entries
+ * the OOM ladder stole are dropped: the CAS fails for them. */
+static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
+{
+	for (uint32_t i = 0; i < bin->count; i++) {
+		cm_block *b = bin->blocks[i];
+		uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
+		if (atomic_compare_exchange_strong_explicit(&b->owner, &parked, 0,
+							    memory_order_acq_rel,
+							    memory_order_acquire))
+			cm_free_block_locked(d, b, b->tag);
+	}
+	tc->parked_bytes -= (size_t)bin->count * bin->size;
+	bin->count = 0;
+}
+
+bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
+{
+	bool any = false;
+	for (size_t i = 0; i < CM_TC_BINS; i++) {
+		cm_tc_bin *bin = &tc->bins[i];
+		if (bin->count && bin->dev == d->index) {
+			cm_tc_bin_flush(tc, bin, d);
+			any = true;
+		}
+	}
+	atomic_store_explicit(&cm_tc_dev_of(tc, d->index)->flush_requested, false,
+			      memory_order_relaxed);
+	return any;
+}
+
+void cm_tc_before_slow_path_locked(cm_tcache *tc, cm_device *d)
+{
+	if (tc && atomic_load_explicit(&cm_tc_dev_of(tc, d->index)->flush_requested,
+				       memory_order_relaxed))
+		cm_tc_flush_device_locked(tc, d);
+}
+
+bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
+		       cm_stream_rec *rec)
+{
+	if (!tc || !cm_tc_worth_parking(d, key))
+		return false;
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, d->index, key)];
+	uint32_t gen = atomic_load_explicit(&d->stream_gen, memory_order_acquire);
+	if (bin->count && bin->dev != d->index)
+		return false; /* never two device locks */
+	if (bin->count && (bin->size != b->node.size || bin->key != key || bin->gen != gen))
+		cm_tc_bin_flush(tc, bin, d);
+	if (!bin->count) {
+		bin->size = b->node.size;
+		bin->key = key;
+		bin->dev = d->index;
+		bin->gen = gen;
+		bin->rec = rec;
+	}
+	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key))
+		return false;
+	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
+	cm_tc_push(tc, bin, b);
+	return true;
+}
+
+/* The OOM ladder: takes every parked block of the device from every
+ * thread's cache, and asks those caches to drop their entries. */
+void cm_tc_steal_parked_locked(cm_device *d)
+{
+	cm_livemap *m = &d->live;
+	size_t n = 0;
+	cm_block **stolen = malloc(m->count * sizeof(*stolen) + 1);
+	if (!stolen)
+		return;
+	for (size_t i = 0; i < m->cap; i++) {
+		if (!m->keys[i])
+			continue;
+		cm_block *b = m->vals[i];
+		uintptr_t owner = atomic_load_explicit(&b->owner, memory_order_acquire);
+		if ((owner & CM_OWNER_MASK) != CM_OWNER_PARKED)
+			continue;
+		if (atomic_compare_exchange_strong_explicit(&b->owner, &owner, 0,
+							    memory_order_acq_rel,
+							    memory_order_acquire)) {
+			cm_tcache *tc = (cm_tcache *)(owner & ~(uintptr_t)CM_OWNER_MASK);
+			atomic_store_explicit(&cm_tc_dev_of(tc, d->index)->flush_requested, true,
+					      memory_order_relaxed);
+			stolen[n++] = b;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		cm_free_block_locked(d, stolen[i], stolen[i]->tag);
+	free(stolen);
+}
+
+/* ---- binding caches to heaps ---- */
+
+static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
+{
+	cm_heap *h = tc->heap;
+	if (!h)
+		return;
+	for (int i = 0; i < h->ndev; i++) {
+		cm_device *d = &h->devs[i];
+		cm_tc_dev *td = cm_tc_dev_of(tc, i);
+		pthread_mutex_lock(&d->lock);
+		if (flush)
+			cm_tc_flush_device_locked(tc, d);
+		if (td->per_thread)
+			cm_stream_thread_exit_locked(d, td->per_thread);
+		pthread_mutex_unlock(&d->lock);
+		h->retired[i].alloc_calls += atomic_load(&td->alloc_calls);
+		h->retired[i].free_calls += atomic_load(&td->free_calls);
+		h->retired[i].hits += atomic_load(&td->hits);
+	}
+	if (tc->prev)
+		tc->prev->next = tc->next;
+	else
+		h->tcaches = tc->next;
+	if (tc->next)
+		tc->next->prev = tc->prev;
+	tc->next = tc->prev = NULL;
+	tc->heap = NULL;
+	tc->heap_id = 0;
+}
+
+static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
+{
+	free(tc->devs);
+	memset(tc->bins, 0, sizeof(tc->bins));
+	memset(tc->live, 0, sizeof(tc->live));
+	tc->parked_bytes = 0;
+	tc->devs = calloc((size_t)h->ndev, sizeof(*tc->devs));
+	tc->ndev = tc->devs ? h->ndev : 0;
+}
+
+cm_tcache *cm_tc_get(cm_heap *h)
+{
+	cm_tcache *tc = cm_tc_self;
+	if (CM_LIKELY(tc && tc->heap_id == h->id))
+		return tc;
+	pthread_once(&cm_tc_key_once, cm_tc_key_init);
+	if (!tc) {
+		tc = calloc(1, sizeof(*tc));
+		if (!tc)
+			return NULL;
+		tc->thread = atomic_fetch_add(&cm_tc_next_thread, 1);
+		cm_tc_self = tc;
+		pthread_setspecific(cm_tc_key, tc);
+	}
+	pthread_mutex_lock(&cm_tc_registry);
+	cm_tc_unbind_registered(tc, true);
+	cm_tc_reset(tc, h);
+	if (tc->devs) {
+		tc->heap = h;
+		tc->heap_id = h->id;
+		tc->next = h->tcaches;
+		if (h->tcaches)
+			h->tcaches->prev = tc;
+		h->tcaches = tc;
+	}
+	pthread_mutex_unlock(&cm_tc_registry);
+	return tc->devs ? tc : NULL;
+}
+
+static void cm_tc_thread_exit(void *arg)
+{
+	cm_tcache *tc = arg;
+	pthread_mutex_lock(&cm_tc_registry);
+	cm_tc_unbind_registered(tc, true);
+	pthread_mutex_unlock(&cm_tc_registry);
+	cm_tc_self = NULL;
+	free(tc->devs);
+	free(tc);
+}
+
+void cm_thread_flush(cm_heap *h)
+{
+	cm_tcache *tc = cm_tc_self;
+	if (!tc || tc->heap_id != h->id)
+		return;
+	for (int i = 0; i < h->ndev; i++) {
+		pthread_mutex_lock(&h->devs[i].lock);
+		cm_tc_flush_device_locked(tc, &h->devs[i]);
+		pthread_mutex_unlock(&h->devs[i].lock);
+	}
+}
+
+/* Heap teardown: caches still bound to it forget it without touching its
+ * blocks (they are about to go). */
+void cm_tc_heap_fini(cm_heap *h)
+{
+	pthread_mutex_lock(&cm_tc_registry);
+	while (h->tcaches) {
+		cm_tcache *tc = h->tcaches;
+		h->tcaches = tc->next;
+		tc->next = tc->prev = NULL;
+		tc->heap = NULL;
+		tc->heap_id = 0;
+	}
+	pthread_mutex_unlock(&cm_tc_registry);
+}
+
+void cm_tc_stats(cm_heap *h, int dev, cm_stats *st)
+{
+	pthread_mutex_lock(&cm_tc_registry);
+	st->alloc_calls += h->retired[dev].alloc_calls;
+	st->free_calls += h->retired[dev].free_calls;
+	st->cache_hits += h->retired[dev].hits;
+	st->thread_cache_hits += h->retired[dev].hits;
+	for (cm_tcache *tc = h->tcaches; tc; tc = tc->next) {
+		cm_tc_dev *td = cm_tc_dev_of(tc, dev);
+		uint64_t hits = atomic_load_explicit(&td->hits, memory_order_relaxed);
+		st->alloc_calls += atomic_load_explicit(&td->alloc_calls, memory_order_relaxed);
+		st->free_calls += atomic_load_explicit(&td->free_calls, memory_order_relaxed);
+		st->cache_hits += hits;
+		st->thread_cache_hits += hits;
+	}
+	pthread_mutex_unlock(&cm_tc_registry);
+}
+
+/* For the checker: every parked entry is a USED block owned tc|PARKED, of
+ * its bin's size and device, and the parked byte count adds up. Call only
+ * when no other thread uses the heap. */
+bool cm_tc_check(cm_heap *h, FILE *err)
+{
+	bool ok = true;
+	pthread_mutex_lock(&cm_tc_registry);
+	for (cm_tcache *tc = h->tcaches; tc; tc = tc->next) {
+		size_t parked = 0;
+		for (size_t i = 0; i < CM_TC_BINS; i++) {
+			const cm_tc_bin *bin = &tc->bins[i];
+			parked += (size_t)bin->count * bin->size;
+			for (uint32_t j = 0; j < bin->count; j++) {
+				cm_block *b = bin->blocks[j];
+				uintptr_t owner = atomic_load(&b->owner);
+				if (owner != ((uintptr_t)tc | CM_OWNER_PARKED))
+					continue; /* stolen: dropped at the next flush */
+				if (b->state != CM_BLOCK_USED || b->node.size != bin->size ||
+				    b->seg->pool->dev->index != bin->dev) {
+					fprintf(err, "tcache: parked block %#lx inconsistent with its bin\n",
+						(unsigned long)b->node.addr);
+					ok = false;
+				}
+			}
+		}
+		if (parked != tc->parked_bytes) {
+			fprintf(err, "tcache: parked bytes %zu, bins hold %zu\n", tc->parked_bytes, parked);
+			ok = false;
+		}
+	}
+	pthread_mutex_unlock(&cm_tc_registry);
+	return ok;
+}

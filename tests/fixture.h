@@ -1,0 +1,99 @@
+/* tests/fixture.h - a heap over a fresh simulated device, for the tests.
+ * Header-only so every test program stays one file plus this. */
+#ifndef CM_TEST_FIXTURE_H
+#define CM_TEST_FIXTURE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cachemalloc.h"
+#include "config.h"
+#include "sim.h"
+
+typedef struct fixture {
+	sim *sim;
+	cm_heap *heap;
+	cm_config cfg;
+} fixture;
+
+/* conf: a CACHEMALLOC_CONF string (must parse cleanly) or NULL. */
+static inline void fixture_open(fixture *f, size_t capacity, const char *conf)
+{
+	memset(f, 0, sizeof(*f));
+	cm_config_defaults(&f->cfg);
+	if (conf)
+		assert_int_equal(cm_config_parse(&f->cfg, conf, stderr), 0);
+	sim_options opt = {.devices = 1, .capacity = capacity};
+	f->sim = sim_create(&opt);
+	assert_non_null(f->sim);
+	assert_int_equal(cm_heap_create(sim_backend(f->sim), &f->cfg, &f->heap), CM_OK);
+}
+
+static inline void fixture_check(fixture *f)
+{
+	assert_true(cm_heap_check(f->heap, stderr));
+}
+
+static inline void fixture_close(fixture *f)
+{
+	fixture_check(f);
+	cm_heap_destroy(f->heap);
+	sim_destroy(f->sim);
+}
+
+/* How many logged calls of this kind since the log was last cleared. */
+static inline size_t fixture_logged(fixture *f, sim_call call)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < sim_log_count(f->sim); i++)
+		n += sim_log_get(f->sim, i).call == call;
+	return n;
+}
+
+static inline uintptr_t fixture_malloc(fixture *f, size_t size)
+{
+	uintptr_t p = 0;
+	assert_int_equal(cm_malloc(f->heap, 0, size, &p), CM_OK);
+	assert_true(p != 0);
+	return p;
+}
+
+static inline uintptr_t fixture_malloc_async(fixture *f, size_t size, cm_stream s)
+{
+	uintptr_t p = 0;
+	assert_int_equal(cm_malloc_async(f->heap, 0, size, s, &p), CM_OK);
+	assert_true(p != 0);
+	return p;
+}
+
+static inline cm_stream fixture_stream(fixture *f, bool nonblocking)
+{
+	cm_stream s = sim_stream_create(f->sim, 0, nonblocking);
+	assert_int_equal(cm_stream_created(f->heap, 0, s, nonblocking), CM_OK);
+	return s;
+}
+
+static inline void fixture_stream_sync(fixture *f, cm_stream s)
+{
+	const cm_backend *be = sim_backend(f->sim);
+	cm_sync_token tok = cm_sync_begin(f->heap, 0, s);
+	cm_status st = be->stream_synchronize(be->ctx, 0, s);
+	cm_sync_end(f->heap, 0, tok, st);
+	assert_int_equal(st, CM_OK);
+}
+
+static inline void fixture_device_sync(fixture *f)
+{
+	const cm_backend *be = sim_backend(f->sim);
+	cm_sync_token tok = cm_sync_begin(f->heap, 0, CM_SYNC_DEVICE);
+	cm_status st = be->device_synchronize(be->ctx, 0);
+	cm_sync_end(f->heap, 0, tok, st);
+	assert_int_equal(st, CM_OK);
+}
+
+#endif
