@@ -1,0 +1,130 @@
+/* tests/bench_core.c - the cost of an allocation+free pair in the core, on
+ * the simulated device, beside glibc malloc+free of the same sizes measured
+ * in the same run. One thread, then two threads at once (each its own
+ * pairs: the per-thread figure should not grow).
+ *
+ * Each figure is the median over 31 batches of the mean pair time in the
+ * batch, after a warm-up batch. Run: meson test -C build --benchmark -v
+ * or build/tests/bench_core directly.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cachemalloc.h"
+#include "config.h"
+#include "sim.h"
+
+#define BATCHES 31
+
+static const size_t sizes[] = {512, 4096, 65536, 1 << 20, 16 << 20, 256 << 20};
+#define NSIZES (sizeof(sizes) / sizeof(*sizes))
+
+typedef struct bench {
+	cm_heap *heap;
+	size_t size;
+	bool glibc;
+	double median_ns;
+} bench;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static long pairs_for(size_t size)
+{
+	return size >= (16 << 20) ? 2000 : 20000;
+}
+
+static double batch(const bench *b, long n)
+{
+	double t0 = now_ns();
+	if (b->glibc) {
+		for (long i = 0; i < n; i++) {
+			void *volatile p = malloc(b->size);
+			free(p);
+		}
+	} else {
+		for (long i = 0; i < n; i++) {
+			uintptr_t p;
+			if (cm_malloc(b->heap, 0, b->size, &p) != CM_OK || cm_free(b->heap, p) != CM_OK)
+				abort();
+		}
+	}
+	return (now_ns() - t0) / (double)n;
+}
+
+static void *run(void *arg)
+{
+	bench *b = arg;
+	double t[BATCHES];
+	long n = pairs_for(b->size);
+	batch(b, n / 10);
+	for (int i = 0; i < BATCHES; i++)
+		t[i] = batch(b, n);
+	qsort(t, BATCHES, sizeof(*t), cmp_double);
+	b->median_ns = t[BATCHES / 2];
+	return NULL;
+}
+
+static void measure(bench *bs, int threads)
+{
+	pthread_t t[2];
+	for (int i = 0; i < threads; i++)
+		pthread_create(&t[i], NULL, run, &bs[i]);
+	for (int i = 0; i < threads; i++)
+		pthread_join(t[i], NULL);
+}
+
+static void format_size(size_t s, char *buf, size_t n)
+{
+	if (s >= (1 << 20))
+		snprintf(buf, n, "%zu MiB", s >> 20);
+	else if (s >= 1024)
+		snprintf(buf, n, "%zu KiB", s >> 10);
+	else
+		snprintf(buf, n, "%zu B", s);
+}
+
+int main(void)
+{
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	sim_options opt = {.devices = 1, .capacity = (size_t)4 << 30};
+	sim *sm = sim_create(&opt);
+	cm_heap *heap;
+	if (!sm || cm_heap_create(sim_backend(sm), &cfg, &heap) != CM_OK)
+		return 1;
+	printf("alloc+free pair, median ns per pair (simulated device; glibc in the same run)\n");
+	printf("%-9s %10s %10s %7s  %14s %14s %7s\n", "size", "core 1T", "glibc 1T", "ratio",
+	       "core 2T", "glibc 2T", "ratio");
+	for (size_t i = 0; i < NSIZES; i++) {
+		double r[4];
+		for (int glibc = 0; glibc < 2; glibc++) {
+			bench one = {heap, sizes[i], glibc, 0};
+			measure(&one, 1);
+			bench two[2] = {{heap, sizes[i], glibc, 0}, {heap, sizes[i], glibc, 0}};
+			measure(two, 2);
+			r[glibc] = one.median_ns;
+			r[2 + glibc] = (two[0].median_ns + two[1].median_ns) / 2;
+		}
+		char name[32];
+		format_size(sizes[i], name, sizeof(name));
+		printf("%-9s %10.1f %10.1f %6.2fx  %14.1f %14.1f %6.2fx\n", name, r[0], r[1], r[0] / r[1],
+		       r[2], r[3], r[2] / r[3]);
+	}
+	cm_heap_destroy(heap);
+	sim_destroy(sm);
+	return 0;
+}

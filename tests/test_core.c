@@ -1,0 +1,628 @@
+/* tests/test_core.c - rounding, the free index, split and merge, and the
+ * reuse rules of the fence protocol, asserted on the simulator's record of
+ * calls and on the bytes the streams really wrote. */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "fixture.h"
+#include "internal.h"
+
+#define MiB ((size_t)1 << 20)
+#define GiB ((size_t)1 << 30)
+
+/* ---- rounding and segment sizes ---- */
+
+static void test_round_sizes(void **state)
+{
+	(void)state;
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	assert_int_equal(cm_round_size(&cfg, 1), 512);
+	assert_int_equal(cm_round_size(&cfg, 512), 512);
+	assert_int_equal(cm_round_size(&cfg, 513), 1024);
+	assert_int_equal(cm_round_size(&cfg, MiB + 1), MiB + 512);
+	assert_int_equal(cm_size_segment(512), 2 * MiB);
+	assert_int_equal(cm_size_segment(MiB), 2 * MiB);
+	assert_int_equal(cm_size_segment(MiB + 512), 20 * MiB);
+	assert_int_equal(cm_size_segment(10 * MiB), 20 * MiB);
+	assert_int_equal(cm_size_segment(10 * MiB + 512), 12 * MiB);
+	assert_int_equal(cm_size_segment(31 * MiB), 32 * MiB);
+	assert_int_equal(cm_round_size(&cfg, SIZE_MAX), SIZE_MAX);
+}
+
+static void test_round_power2_divisions(void **state)
+{
+	(void)state;
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	assert_int_equal(cm_config_parse(&cfg, "roundup_power2_divisions:4", NULL), 0);
+	/* 1 MiB..2 MiB in four steps of 256 KiB, as PyTorch. */
+	assert_int_equal(cm_round_size(&cfg, MiB + 1), MiB + 256 * 1024);
+	assert_int_equal(cm_round_size(&cfg, 3 * MiB), 3 * MiB);
+	assert_int_equal(cm_round_size(&cfg, 5 * MiB + 1), 6 * MiB);
+	assert_int_equal(cm_round_size(&cfg, 1000), 1024); /* below 512 * 4: plain */
+	assert_int_equal(cm_round_size(&cfg, 4 * MiB), 4 * MiB);
+}
+
+/* ---- the free index ---- */
+
+static int cmp_key(size_t s1, uintptr_t a1, size_t s2, uintptr_t a2)
+{
+	return s1 != s2 ? (s1 < s2 ? -1 : 1) : (a1 < a2 ? -1 : a1 > a2);
+}
+
+static void test_tree_best_fit(void **state)
+{
+	(void)state;
+	enum { N = 2000 };
+	static cm_tnode nodes[N];
+	static bool in[N];
+	cm_tnode *root = NULL;
+	srand(7);
+	for (int round = 0; round < 20000; round++) {
+		int i = rand() % N;
+		if (!in[i]) {
+			nodes[i].size = (size_t)(rand() % 64 + 1) * 512;
+			nodes[i].addr = (uintptr_t)(i + 1) * 4096;
+			cm_tree_insert(&root, &nodes[i]);
+		} else {
+			cm_tree_remove(&root, &nodes[i]);
+		}
+		in[i] = !in[i];
+		size_t want = (size_t)(rand() % 66) * 512;
+		const cm_tnode *best = NULL;
+		size_t count = 0;
+		for (int j = 0; j < N; j++) {
+			if (!in[j])
+				continue;
+			count++;
+			if (cmp_key(nodes[j].size, nodes[j].addr, want, 0) >= 0 &&
+			    (!best || cmp_key(nodes[j].size, nodes[j].addr, best->size, best->addr) < 0))
+				best = &nodes[j];
+		}
+		assert_ptr_equal(cm_tree_lower_bound(root, want, 0), best);
+		if (round % 1000 == 0)
+			assert_int_equal(cm_tree_count(root), count);
+	}
+}
+
+/* ---- split, merge, pools ---- */
+
+static void test_split_and_merge(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t a = fixture_malloc(&f, 1000);
+	uintptr_t b = fixture_malloc(&f, 3000);
+	uintptr_t c = fixture_malloc(&f, 512);
+	/* Carved in order from one 2 MiB segment. */
+	assert_int_equal(b, a + 1024);
+	assert_int_equal(c, b + 3072);
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 1);
+	fixture_check(&f);
+
+	cm_stats st;
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	cm_thread_flush(f.heap);
+	fixture_check(&f);
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.allocated_bytes, 1024 + 512);
+	assert_int_equal(st.inactive_split_bytes, 2 * MiB - 1024 - 512);
+	/* The hole at b is best fit for a 3000-byte request. */
+	assert_int_equal(fixture_malloc(&f, 2600), b);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	cm_thread_flush(f.heap);
+	fixture_check(&f);
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.allocated_bytes, 0);
+	assert_int_equal(st.inactive_split_bytes, 0); /* merged into one idle segment */
+	assert_int_equal(st.reserved_bytes, 2 * MiB);
+	/* Large: one request bigger than a 2 MiB segment gets its own. */
+	uintptr_t big = fixture_malloc(&f, 30 * MiB + 1);
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
+	assert_int_equal(sim_log_get(f.sim, sim_log_count(f.sim) - 1).size, 32 * MiB);
+	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_mid_sizes_share_20mib_segments(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t p[4];
+	for (int i = 0; i < 4; i++)
+		p[i] = fixture_malloc(&f, 4 * MiB);
+	/* Four 4 MiB blocks: the first 20 MiB segment holds them all. */
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 1);
+	for (int i = 1; i < 4; i++)
+		assert_int_equal(p[i], p[i - 1] + 4 * MiB);
+	/* Small requests never come from the large pool. */
+	uintptr_t s = fixture_malloc(&f, 4096);
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
+	assert_true(s < p[0] || s >= p[0] + 20 * MiB);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
+	assert_int_equal(cm_free(f.heap, s), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_max_split_size(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 4 * GiB, "max_split_size_mb:40");
+	uintptr_t big = fixture_malloc(&f, 100 * MiB);
+	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	cm_thread_flush(f.heap);
+	/* 100 MiB is above max_split: not split for 50 MiB (waste >= 20 MiB)... */
+	uintptr_t half = fixture_malloc(&f, 50 * MiB);
+	assert_true(half != big);
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
+	/* ...nor for a small one; but it serves 90 MiB whole. */
+	uintptr_t small = fixture_malloc(&f, 30 * MiB);
+	assert_true(small != big);
+	uintptr_t near = fixture_malloc(&f, 90 * MiB);
+	assert_int_equal(near, big);
+	fixture_check(&f);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.allocated_bytes, 100 * MiB + 50 * MiB + 30 * MiB);
+	assert_int_equal(cm_free(f.heap, half), CM_OK);
+	assert_int_equal(cm_free(f.heap, small), CM_OK);
+	assert_int_equal(cm_free(f.heap, near), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_bad_frees(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, 0), CM_OK);
+	assert_int_equal(cm_free(f.heap, p + 512), CM_ERR_INVALID); /* interior */
+	assert_int_equal(cm_free(f.heap, 12345), CM_ERR_NOT_OURS);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(cm_free(f.heap, p), CM_ERR_INVALID); /* double, parked */
+	cm_thread_flush(f.heap);
+	assert_int_equal(cm_free(f.heap, p), CM_ERR_INVALID); /* double, merged */
+	fixture_check(&f);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	uintptr_t z = 1;
+	assert_int_equal(cm_malloc(f.heap, 0, 0, &z), CM_OK);
+	assert_int_equal(z, 0);
+	assert_int_equal(cm_malloc(f.heap, 0, SIZE_MAX - 4, &z), CM_ERR_OOM);
+	assert_int_equal(cm_malloc(f.heap, 3, 16, &z), CM_ERR_INVALID);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.invalid_frees, 3);
+	assert_int_equal(st.oom_count, 1);
+	fixture_close(&f);
+}
+
+static void test_stats_json_keys(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t p = fixture_malloc(&f, 100);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	p = fixture_malloc(&f, 100);
+	cm_stats st;
+	cm_stats_get(f.heap, -1, &st);
+	assert_int_equal(st.alloc_calls, 2);
+	assert_int_equal(st.free_calls, 1);
+	assert_int_equal(st.cache_hits, 1);
+	assert_int_equal(st.raw_alloc_calls, 1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	cm_stats_print_json(&st, out);
+	fclose(out);
+	const char *keys[] = {"alloc_calls", "free_calls", "cache_hits", "raw_alloc_calls",
+			      "raw_free_calls", "fences", "alloc_retries", "oom_count",
+			      "allocated_bytes", "reserved_bytes", "peak_allocated_bytes",
+			      "peak_reserved_bytes"};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+		char quoted[64];
+		snprintf(quoted, sizeof(quoted), "\"%s\": ", keys[i]);
+		assert_non_null(strstr(buf, quoted));
+	}
+	assert_non_null(strstr(buf, "\"alloc_calls\": 2,"));
+	assert_non_null(strstr(buf, "\"reserved_bytes\": 2097152,"));
+	free(buf);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* ---- the fence protocol ---- */
+
+/* Rule 1: same stream, immediately, with no device call. */
+static void test_rule1_same_stream(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc_async(&f, 8192, a);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, a); /* a stays busy */
+	assert_int_equal(cm_free_async(f.heap, p, a), CM_OK);
+	sim_log_clear(f.sim);
+	assert_int_equal(fixture_malloc_async(&f, 8192, a), p);
+	assert_int_equal(sim_log_count(f.sim), 0);
+	/* Through the shared pool too, not just the thread's cache. */
+	assert_int_equal(cm_free_async(f.heap, p, a), CM_OK);
+	cm_thread_flush(f.heap);
+	assert_int_equal(fixture_malloc_async(&f, 8192, a), p);
+	assert_int_equal(sim_log_count(f.sim), 0);
+	sim_gate_open(g);
+	assert_int_equal(cm_free_async(f.heap, p, a), CM_OK);
+	fixture_close(&f);
+}
+
+/* The race the protocol prevents: stream a writes 1 into p after a gate;
+ * p is freed and handed to stream b, which writes 2. Correct reuse leaves
+ * 2 (b ordered after a); a premature reuse leaves 1. */
+typedef struct race {
+	fixture f;
+	cm_stream a, b;
+	sim_gate *gate;
+	uintptr_t p;
+} race;
+
+static void race_setup(race *r, const char *conf, bool nonblocking)
+{
+	fixture_open(&r->f, GiB, conf);
+	r->a = fixture_stream(&r->f, nonblocking);
+	r->b = fixture_stream(&r->f, nonblocking);
+	r->gate = sim_gate_enqueue(r->f.sim, 0, r->a);
+}
+
+static unsigned char race_finish(race *r, uintptr_t q)
+{
+	assert_int_equal(sim_memset_async(r->f.sim, 0, q, 2, 4096, r->b), CM_OK);
+	usleep(20000); /* give an unordered b time to run first */
+	sim_gate_open(r->gate);
+	fixture_device_sync(&r->f);
+	unsigned char v = *(volatile unsigned char *)r->p;
+	return v;
+}
+
+static void test_rule2_cross_stream_waits(void **state)
+{
+	(void)state;
+	race r;
+	race_setup(&r, NULL, true);
+	r.p = fixture_malloc_async(&r.f, 4096, r.a);
+	assert_int_equal(sim_memset_async(r.f.sim, 0, r.p, 1, 4096, r.a), CM_OK);
+	assert_int_equal(cm_free_async(r.f.heap, r.p, r.a), CM_OK);
+	cm_thread_flush(r.f.heap);
+	sim_log_clear(r.f.sim);
+	uintptr_t q = fixture_malloc_async(&r.f, 4096, r.b);
+	assert_int_equal(q, r.p); /* the idle segment moved from a to b */
+	/* An event recorded on a, and b made to wait on it. */
+	assert_int_equal(fixture_logged(&r.f, SIM_EVENT_RECORD), 1);
+	assert_int_equal(sim_log_get(r.f.sim, 0).stream, r.a);
+	assert_int_equal(fixture_logged(&r.f, SIM_STREAM_WAIT_EVENT), 1);
+	bool waited = false;
+	for (size_t i = 0; i < sim_log_count(r.f.sim); i++) {
+		sim_log_entry e = sim_log_get(r.f.sim, i);
+		waited |= e.call == SIM_STREAM_WAIT_EVENT && e.stream == r.b;
+	}
+	assert_true(waited);
+	assert_int_equal(race_finish(&r, q), 2);
+	assert_int_equal(cm_free_async(r.f.heap, q, r.b), CM_OK);
+	fixture_close(&r.f);
+}
+
+static void test_rule2_completed_needs_no_wait(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc_async(&f, 4096, a);
+	assert_int_equal(cm_free_async(f.heap, p, a), CM_OK);
+	cm_thread_flush(f.heap);
+	sim_log_clear(f.sim);
+	for (int i = 0; i < 100 && sim_call_count(f.sim, SIM_EVENT_RECORD) == 0; i++)
+		usleep(100);
+	assert_int_equal(fixture_malloc_async(&f, 4096, b), p);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* Rule 3: cudaFree'd block, wanted by cudaMalloc, with a non-blocking
+ * stream alive: a full fence orders the new owner after the old work. */
+static void test_rule3_fence_orders_reuse(void **state)
+{
+	(void)state;
+	race r;
+	race_setup(&r, NULL, true);
+	r.p = fixture_malloc(&r.f, 4096);
+	assert_int_equal(sim_memset_async(r.f.sim, 0, r.p, 1, 4096, r.a), CM_OK);
+	assert_int_equal(cm_free(r.f.heap, r.p), CM_OK);
+	sim_log_clear(r.f.sim);
+	uintptr_t q = fixture_malloc(&r.f, 4096);
+	assert_int_equal(q, r.p);
+	cm_stats st;
+	cm_stats_get(r.f.heap, 0, &st);
+	assert_int_equal(st.fences, 1);
+	/* One event per non-blocking stream and one on legacy, four waits. */
+	assert_int_equal(fixture_logged(&r.f, SIM_EVENT_RECORD), 3);
+	assert_int_equal(fixture_logged(&r.f, SIM_STREAM_WAIT_EVENT), 4);
+	assert_int_equal(race_finish(&r, q), 2);
+	/* One fence covers everything freed before it. */
+	uintptr_t x = fixture_malloc(&r.f, 8192), y = fixture_malloc(&r.f, 8192);
+	assert_int_equal(cm_free(r.f.heap, x), CM_OK);
+	assert_int_equal(cm_free(r.f.heap, y), CM_OK);
+	assert_int_equal(cm_free(r.f.heap, q), CM_OK);
+	fixture_close(&r.f);
+}
+
+/* The same program with free_fence:none reuses at once: the race shows. */
+static void test_fence_none_races(void **state)
+{
+	(void)state;
+	race r;
+	race_setup(&r, "free_fence:none", true);
+	r.p = fixture_malloc(&r.f, 4096);
+	assert_int_equal(sim_memset_async(r.f.sim, 0, r.p, 1, 4096, r.a), CM_OK);
+	assert_int_equal(cm_free(r.f.heap, r.p), CM_OK);
+	sim_log_clear(r.f.sim);
+	uintptr_t q = fixture_malloc(&r.f, 4096);
+	assert_int_equal(q, r.p);
+	assert_int_equal(sim_log_count(r.f.sim), 0);
+	assert_int_equal(race_finish(&r, q), 1); /* b wrote first, a overwrote */
+	assert_int_equal(cm_free(r.f.heap, q), CM_OK);
+	fixture_close(&r.f);
+}
+
+static void *open_gate_later(void *gate)
+{
+	usleep(20000);
+	sim_gate_open(gate);
+	return NULL;
+}
+
+/* free_fence:host: the reuse waits for a device synchronization, which
+ * returns only once a's write is done. */
+static void test_fence_host_synchronizes(void **state)
+{
+	(void)state;
+	race r;
+	race_setup(&r, "free_fence:host", true);
+	r.p = fixture_malloc(&r.f, 4096);
+	assert_int_equal(sim_memset_async(r.f.sim, 0, r.p, 1, 4096, r.a), CM_OK);
+	assert_int_equal(cm_free(r.f.heap, r.p), CM_OK);
+	sim_log_clear(r.f.sim);
+	pthread_t t;
+	pthread_create(&t, NULL, open_gate_later, r.gate);
+	uintptr_t q = fixture_malloc(&r.f, 4096);
+	assert_int_equal(q, r.p);
+	assert_int_equal(fixture_logged(&r.f, SIM_DEVICE_SYNCHRONIZE), 1);
+	assert_int_equal(*(volatile unsigned char *)r.p, 1);
+	pthread_join(t, NULL);
+	assert_int_equal(sim_memset_async(r.f.sim, 0, q, 2, 4096, r.b), CM_OK);
+	fixture_device_sync(&r.f);
+	assert_int_equal(*(volatile unsigned char *)r.p, 2);
+	assert_int_equal(cm_free(r.f.heap, q), CM_OK);
+	fixture_close(&r.f);
+}
+
+/* Rule 4: one thread, no stream but the default ones: no device call. */
+static void test_rule4_single_stream_no_calls(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_log_clear(f.sim);
+	for (int i = 0; i < 1000; i++) {
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		assert_int_equal(fixture_malloc(&f, 4096), p);
+	}
+	/* Also through the shared pool (a different size each time). */
+	for (size_t sz = 512; sz < 64 * 1024; sz += 512) {
+		uintptr_t q = fixture_malloc(&f, sz);
+		assert_int_equal(cm_free(f.heap, q), CM_OK);
+	}
+	assert_int_equal(sim_log_count(f.sim), 0);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+static void *free_on_thread(void *arg)
+{
+	void **a = arg;
+	assert_int_equal(cm_free(a[0], (uintptr_t)a[1]), CM_OK);
+	return NULL;
+}
+
+/* A block freed by another thread needs a fence even without streams. */
+static void test_rule4_cross_thread_fences(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	pthread_t t;
+	void *args[2] = {f.heap, (void *)p};
+	pthread_create(&t, NULL, free_on_thread, args);
+	pthread_join(t, NULL);
+	sim_log_clear(f.sim);
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.fences, 1);
+	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 1);
+	assert_int_equal(sim_log_get(f.sim, 0).stream, CM_STREAM_LEGACY);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* Rule 6: a synchronization proves completion: no fence afterwards. */
+static void test_rule6_sync_proves_completion(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc_async(&f, 4096, a);
+	uintptr_t q = fixture_malloc(&f, 4096 * 4);
+	assert_int_equal(cm_free_async(f.heap, p, a), CM_OK);
+	fixture_stream_sync(&f, a);
+	cm_thread_flush(f.heap);
+	sim_log_clear(f.sim);
+	/* Freed on a, then a synchronized: cudaMalloc may take it at once. */
+	cm_stream b = fixture_stream(&f, true);
+	uintptr_t r = fixture_malloc_async(&f, 4096, b);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
+	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
+	assert_int_equal(r, p);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_device_sync(&f);
+	sim_log_clear(f.sim);
+	assert_int_equal(fixture_malloc(&f, 4096 * 4), q);
+	assert_int_equal(sim_log_count(f.sim), 0);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.fences, 0);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	fixture_close(&f);
+}
+
+/* Rule 5: a destroyed stream is waited for until its work completes; a
+ * stream created after a fence is ordered after it. */
+static void test_rule5_stream_lifetime(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_stream_destroying(f.heap, 0, a), CM_OK);
+	assert_int_equal(sim_stream_destroy(f.sim, 0, a), CM_OK);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	sim_log_clear(f.sim);
+	/* Still pending on the dead stream: a fence waits on its tail. */
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 1);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	sim_log_clear(f.sim);
+	cm_stream b = fixture_stream(&f, true);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 1);
+	assert_int_equal(sim_log_get(f.sim, 0).stream, b);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* Rule 7: no fence work on a capturing stream: fresh memory instead. */
+static void test_rule7_capture_takes_fresh_memory(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	uintptr_t keep = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	sim_set_capturing(f.sim, 0, a, true);
+	sim_log_clear(f.sim);
+	uintptr_t q = fixture_malloc(&f, MiB);
+	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
+	assert_true(q != p);
+	sim_set_capturing(f.sim, 0, a, false);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_close(&f);
+}
+
+/* Many non-blocking streams: completion (collects) instead of fences. */
+static void test_many_streams_collect(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	for (int i = 0; i < 16; i++)
+		fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	uintptr_t keep = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.fences, 0);
+	assert_int_equal(st.collects, 1);
+	assert_true(q != p); /* p pending until the collect completes */
+	usleep(20000);
+	uintptr_t r = fixture_malloc(&f, 4096);
+	assert_int_equal(r, p);
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.fences, 0);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_oom_releases_cache(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * MiB, NULL);
+	uintptr_t a = fixture_malloc(&f, 40 * MiB);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	/* 40 MiB cached cannot serve 50 MiB (no split beyond it): released. */
+	uintptr_t b = fixture_malloc(&f, 50 * MiB);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.alloc_retries, 1);
+	assert_int_equal(st.raw_free_calls, 1);
+	assert_int_equal(st.reserved_bytes, 50 * MiB);
+	uintptr_t c;
+	assert_int_equal(cm_malloc(f.heap, 0, 30 * MiB, &c), CM_ERR_OOM);
+	fixture_check(&f);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	c = fixture_malloc(&f, 30 * MiB);
+	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_sizes),
+		cmocka_unit_test(test_round_power2_divisions),
+		cmocka_unit_test(test_tree_best_fit),
+		cmocka_unit_test(test_split_and_merge),
+		cmocka_unit_test(test_mid_sizes_share_20mib_segments),
+		cmocka_unit_test(test_max_split_size),
+		cmocka_unit_test(test_bad_frees),
+		cmocka_unit_test(test_stats_json_keys),
+		cmocka_unit_test(test_rule1_same_stream),
+		cmocka_unit_test(test_rule2_cross_stream_waits),
+		cmocka_unit_test(test_rule2_completed_needs_no_wait),
+		cmocka_unit_test(test_rule3_fence_orders_reuse),
+		cmocka_unit_test(test_fence_none_races),
+		cmocka_unit_test(test_fence_host_synchronizes),
+		cmocka_unit_test(test_rule4_single_stream_no_calls),
+		cmocka_unit_test(test_rule4_cross_thread_fences),
+		cmocka_unit_test(test_rule6_sync_proves_completion),
+		cmocka_unit_test(test_rule5_stream_lifetime),
+		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
+		cmocka_unit_test(test_many_streams_collect),
+		cmocka_unit_test(test_oom_releases_cache),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

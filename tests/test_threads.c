@@ -1,0 +1,161 @@
+/* tests/test_threads.c - many threads on one heap: per-thread caches,
+ * frees from other threads, streams created and destroyed concurrently.
+ * Run under ThreadSanitizer in CI. Each block carries a pattern checked
+ * at free; the consistency checker runs once the threads have joined. */
+#include <pthread.h>
+
+#include "fixture.h"
+
+#define THREADS 4
+#define OPS 60000
+#define SLOTS 64
+
+typedef struct shared {
+	fixture f;
+	cm_stream nb;
+	pthread_mutex_t lock; /* the hand-off slots */
+	uintptr_t slot_p[SLOTS];
+	size_t slot_size[SLOTS];
+	unsigned char slot_pat[SLOTS];
+} shared;
+
+typedef struct worker {
+	shared *sh;
+	uint64_t rng;
+	int id;
+} worker;
+
+static uint64_t rnd(worker *w)
+{
+	w->rng ^= w->rng << 13;
+	w->rng ^= w->rng >> 7;
+	w->rng ^= w->rng << 17;
+	return w->rng;
+}
+
+static void fill(uintptr_t p, size_t n, unsigned char pat)
+{
+	memset((void *)p, pat, n < 4096 ? n : 4096);
+}
+
+static void verify(uintptr_t p, size_t n, unsigned char pat)
+{
+	const unsigned char *m = (const unsigned char *)p;
+	for (size_t i = 0; i < (n < 4096 ? n : 4096); i += 61)
+		if (m[i] != pat)
+			fail_msg("block %#lx corrupted: %u, not %u", (unsigned long)p, m[i], pat);
+}
+
+/* Swaps a block into a random hand-off slot; frees whatever was there. */
+static void hand_off(worker *w, uintptr_t p, size_t n, unsigned char pat)
+{
+	shared *sh = w->sh;
+	size_t i = rnd(w) % SLOTS;
+	pthread_mutex_lock(&sh->lock);
+	uintptr_t old = sh->slot_p[i];
+	size_t old_n = sh->slot_size[i];
+	unsigned char old_pat = sh->slot_pat[i];
+	sh->slot_p[i] = p;
+	sh->slot_size[i] = n;
+	sh->slot_pat[i] = pat;
+	pthread_mutex_unlock(&sh->lock);
+	if (old) {
+		verify(old, old_n, old_pat);
+		assert_int_equal(cm_free(sh->f.heap, old), CM_OK);
+	}
+}
+
+static void *work(void *arg)
+{
+	worker *w = arg;
+	shared *sh = w->sh;
+	enum { MINE = 32 };
+	uintptr_t mine[MINE] = {0};
+	size_t sizes[MINE];
+	cm_stream streams[MINE];
+	unsigned char pats[MINE];
+	for (long n = 0; n < OPS; n++) {
+		size_t i = rnd(w) % MINE;
+		if (!mine[i]) {
+			size_t size = rnd(w) % 4 == 0 ? 1 + rnd(w) % (4 << 20) : 1 + rnd(w) % 8192;
+			uint64_t k = rnd(w) % 4;
+			cm_stream s = k == 0 ? CM_STREAM_PER_THREAD : k == 1 ? sh->nb : (cm_stream)-1;
+			cm_status st = s == (cm_stream)-1 ? cm_malloc(sh->f.heap, 0, size, &mine[i])
+							  : cm_malloc_async(sh->f.heap, 0, size, s, &mine[i]);
+			assert_int_equal(st, CM_OK);
+			sizes[i] = size;
+			streams[i] = s;
+			pats[i] = (unsigned char)(w->id * 50 + rnd(w) % 50 + 1);
+			fill(mine[i], size, pats[i]);
+			continue;
+		}
+		verify(mine[i], sizes[i], pats[i]);
+		uint64_t k = rnd(w) % 8;
+		if (k == 0)
+			hand_off(w, mine[i], sizes[i], pats[i]);
+		else if (k < 3 && streams[i] != (cm_stream)-1)
+			assert_int_equal(cm_free_async(sh->f.heap, mine[i], streams[i]), CM_OK);
+		else
+			assert_int_equal(cm_free(sh->f.heap, mine[i]), CM_OK);
+		mine[i] = 0;
+		if (rnd(w) % 4096 == 0) { /* streams come and go */
+			cm_stream s = sim_stream_create(sh->f.sim, 0, true);
+			assert_int_equal(cm_stream_created(sh->f.heap, 0, s, true), CM_OK);
+			assert_int_equal(cm_stream_destroying(sh->f.heap, 0, s), CM_OK);
+			assert_int_equal(sim_stream_destroy(sh->f.sim, 0, s), CM_OK);
+		}
+		if (rnd(w) % 8192 == 0)
+			fixture_device_sync(&sh->f);
+	}
+	for (size_t i = 0; i < MINE; i++)
+		if (mine[i])
+			assert_int_equal(cm_free(sh->f.heap, mine[i]), CM_OK);
+	return NULL;
+}
+
+static void run_threads(const char *conf)
+{
+	shared *sh = calloc(1, sizeof(*sh));
+	assert_non_null(sh);
+	fixture_open(&sh->f, (size_t)4 << 30, conf);
+	pthread_mutex_init(&sh->lock, NULL);
+	sh->nb = fixture_stream(&sh->f, true);
+	pthread_t t[THREADS];
+	worker w[THREADS];
+	for (int i = 0; i < THREADS; i++) {
+		w[i] = (worker){.sh = sh, .rng = 0x9e3779b97f4a7c15ull * (uint64_t)(i + 1), .id = i};
+		pthread_create(&t[i], NULL, work, &w[i]);
+	}
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	for (size_t i = 0; i < SLOTS; i++)
+		if (sh->slot_p[i]) {
+			verify(sh->slot_p[i], sh->slot_size[i], sh->slot_pat[i]);
+			assert_int_equal(cm_free(sh->f.heap, sh->slot_p[i]), CM_OK);
+		}
+	cm_thread_flush(sh->f.heap);
+	fixture_check(&sh->f);
+	cm_stats st;
+	cm_stats_get(sh->f.heap, 0, &st);
+	assert_int_equal(st.allocated_blocks, 0);
+	assert_int_equal(st.alloc_calls, st.free_calls);
+	print_message("  %-16s allocs %lu thread-cache hits %lu fences %lu raw allocs %lu\n",
+		      conf ? conf : "default", (unsigned long)st.alloc_calls,
+		      (unsigned long)st.thread_cache_hits, (unsigned long)st.fences,
+		      (unsigned long)st.raw_alloc_calls);
+	fixture_close(&sh->f);
+	pthread_mutex_destroy(&sh->lock);
+	free(sh);
+}
+
+static void test_threads_default(void **s) { (void)s; run_threads(NULL); }
+static void test_threads_host(void **s) { (void)s; run_threads("free_fence:host"); }
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_threads_default),
+		cmocka_unit_test(test_threads_host),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
