@@ -1,12 +1,13 @@
 /* core/heap.c - the heap, its devices, and the allocation search order.
  *
  * An allocation tries, in this order (cm_alloc_locked, the one place):
- *   0. the calling thread's cache, without any lock (tcache.c);
+ *   0. the calling thread's cache, without any lock (tcache.c); on a
+ *      miss its parked blocks go back to the pools first, so that what
+ *      it holds never makes the search below fail or fragment;
  *   1. best fit in the consumer's pool, made safe by cm_reuse_prepare;
- *   2. the same after giving the thread's parked blocks back;
- *   3. a wholly free segment of another pool, moved to this one;
- *   4. a new segment from the device;
- *   5. the out-of-memory ladder: steal parked blocks from every thread,
+ *   2. a wholly free segment of another pool, moved to this one;
+ *   3. a new segment from the device;
+ *   4. the out-of-memory ladder: steal parked blocks from every thread,
  *      synchronize once, search again, release every idle segment, retry.
  * The consumer's pool is per stream for cudaMallocAsync and a shared one
  * (consumer unknown) for cudaMalloc, each split into small and large.
@@ -28,6 +29,7 @@ static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 {
 	d->heap = h;
 	d->index = index;
+	d->free_fence = (uint8_t)h->cfg.free_fence;
 	pthread_mutex_init(&d->lock, NULL);
 	return cm_stream_init_device(d);
 }
@@ -59,6 +61,9 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->cfg = *cfg;
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
 	h->ndev = be->device_count;
+	h->round_plain = true;
+	for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
+		h->round_plain &= cfg->roundup_divisions[i] <= 1;
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired) {
@@ -176,10 +181,9 @@ static cm_status cm_alloc_locked(cm_device *d, const cm_request *rq, cm_block **
 	cm_block *b;
 	bool hit = true;
 
-	cm_tc_before_slow_path_locked(rq->tc, d);
+	if (rq->tc)
+		cm_tc_flush_device_locked(rq->tc, d);
 	if ((b = cm_pool_search(d, pool, rq)))
-		goto found;
-	if (rq->tc && cm_tc_flush_device_locked(rq->tc, d) && (b = cm_pool_search(d, pool, rq)))
 		goto found;
 	if ((b = cm_steal_idle(d, pool, rq)))
 		goto found;
@@ -203,9 +207,10 @@ found:
 	return CM_OK;
 }
 
-static cm_status cm_malloc_common(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out)
+/* The allocation path after the calling thread's cache missed. */
+cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out)
 {
-	if (CM_UNLIKELY(!out || dev < 0 || dev >= h->ndev))
+	if (!out || dev < 0 || dev >= h->ndev)
 		return CM_ERR_INVALID;
 	if (size == 0) {
 		*out = 0; /* as cudaMalloc(0): success, no memory */
@@ -213,9 +218,6 @@ static cm_status cm_malloc_common(cm_heap *h, int dev, size_t size, cm_stream s,
 	}
 	cm_device *d = &h->devs[dev];
 	size_t rounded = cm_size_round(&h->cfg, size);
-	cm_stream key = s;
-	if (CM_LIKELY(cm_tc_malloc(h, d, rounded, key, out)))
-		return CM_OK;
 	if (rounded == SIZE_MAX) {
 		pthread_mutex_lock(&d->lock);
 		d->stats.alloc_calls++;
@@ -242,18 +244,6 @@ static cm_status cm_malloc_common(cm_heap *h, int dev, size_t size, cm_stream s,
 out:
 	pthread_mutex_unlock(&d->lock);
 	return st;
-}
-
-cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out)
-{
-	return cm_malloc_common(h, dev, size, CM_KEY_NONE, out);
-}
-
-cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out)
-{
-	if (s == CM_KEY_NONE)
-		return CM_ERR_INVALID;
-	return cm_malloc_common(h, dev, size, s, out);
 }
 
 /* ---- free ---- */
@@ -303,11 +293,10 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 	return CM_OK;
 }
 
-static cm_status cm_free_common(cm_heap *h, uintptr_t ptr, cm_stream key)
+/* The free path after the calling thread's cache could not take it. */
+cm_status cm_free_slow(cm_heap *h, uintptr_t ptr, cm_stream key)
 {
 	if (ptr == 0)
-		return CM_OK;
-	if (CM_LIKELY(cm_tc_free(h, ptr, key)))
 		return CM_OK;
 	cm_tcache *tc = cm_tc_get(h);
 	cm_status st = CM_ERR_NOT_OURS;
@@ -318,18 +307,6 @@ static cm_status cm_free_common(cm_heap *h, uintptr_t ptr, cm_stream key)
 		pthread_mutex_unlock(&d->lock);
 	}
 	return st;
-}
-
-cm_status cm_free(cm_heap *h, uintptr_t ptr)
-{
-	return cm_free_common(h, ptr, CM_KEY_NONE);
-}
-
-cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
-{
-	if (s == CM_KEY_NONE)
-		return CM_ERR_INVALID;
-	return cm_free_common(h, ptr, s);
 }
 
 /* ---- release and stats ---- */

@@ -97,8 +97,10 @@ enum { CM_BLOCK_FREE = 1, CM_BLOCK_USED = 2 };
  * with one of these in the low bits. */
 enum { CM_OWNER_LIVE = 1, CM_OWNER_PARKED = 2, CM_OWNER_MASK = 3 };
 
+/* Two cache lines exactly: threads that own neighbouring structs never
+ * write the same line. */
 typedef struct cm_block {
-	cm_tnode node; /* node.size, node.addr: the block's extent */
+	_Alignas(64) cm_tnode node; /* node.size, node.addr: the block's extent */
 	cm_segment *seg;
 	struct cm_block *prev, *next; /* address neighbours in the segment */
 	_Atomic uintptr_t owner;
@@ -169,6 +171,7 @@ struct cm_device {
 	pthread_mutex_t lock;
 	cm_heap *heap;
 	int index;
+	uint8_t free_fence; /* the heap's, here for the fast path */
 
 	cm_pool none_small, none_large; /* cudaMalloc's pools */
 	cm_stream_rec legacy;
@@ -205,13 +208,14 @@ struct cm_device {
 };
 
 typedef struct cm_tc_retired {
-	uint64_t alloc_calls, free_calls, hits;
+	uint64_t hits, frees;
 } cm_tc_retired;
 
 struct cm_heap {
 	const cm_backend *be;
 	cm_config cfg;
 	uint64_t id; /* unique over the process: per-thread caches check it */
+	bool round_plain; /* no roundup_power2_divisions: round inline */
 	int ndev;
 	cm_device *devs;
 	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
@@ -264,8 +268,6 @@ void cm_event_put(cm_device *d, cm_event ev);
 cm_tcache *cm_tc_get(cm_heap *h);
 uint32_t cm_tc_thread_id(const cm_tcache *tc);
 cm_stream_rec **cm_tc_per_thread_slot(cm_tcache *tc, int dev);
-bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key, uintptr_t *out);
-bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key);
 bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key, cm_stream_rec *rec);
 void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b);
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d);
@@ -277,6 +279,8 @@ bool cm_tc_check(cm_heap *h, FILE *err);
 
 /* heap.c */
 void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
+cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out);
+cm_status cm_free_slow(cm_heap *h, uintptr_t ptr, cm_stream key);
 
 #define CM_KEY_NONE ((cm_stream)UINTPTR_MAX) /* tcache key of cudaMalloc blocks */
 

@@ -39,9 +39,10 @@ cm_block *cm_block_new(cm_device *d)
 			d->slabs = slabs;
 			d->slabs_cap = cap;
 		}
-		cm_block *slab = calloc(CM_SLAB_BLOCKS, sizeof(*slab));
+		cm_block *slab = aligned_alloc(_Alignof(cm_block), CM_SLAB_BLOCKS * sizeof(*slab));
 		if (!slab)
 			return NULL;
+		memset(slab, 0, CM_SLAB_BLOCKS * sizeof(*slab));
 		d->slabs[d->nslabs++] = slab;
 		for (size_t i = 0; i < CM_SLAB_BLOCKS; i++) {
 			slab[i].next = d->block_freelist;
@@ -401,3 +402,5 @@ cm_block *cm_block_put(cm_device *d, cm_block *b)
 		cm_idle_insert(d, b->seg);
 	return b;
 }
+
+_Static_assert(sizeof(cm_block) == 128, "a block struct is two cache lines");

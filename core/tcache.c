@@ -15,7 +15,9 @@
  * Only tc's own thread moves tc|LIVE <-> tc|PARKED; any thread may move
  * tc|LIVE -> 0 (a free from another thread) or tc|PARKED -> 0 (the OOM
  * ladder stealing parked memory, which then asks tc to flush) under the
- * device lock, always by compare-and-swap, so exactly one party wins.
+ * device lock. Taking a parked block is a compare-and-swap, so the ladder
+ * and the owner never both win; parking is a plain store, since only a
+ * double free racing with itself could contend for a live block.
  * A cache entry may point at a block struct that has since been reused:
  * structs are type-stable (segment.c), and the owner word plus the block's
  * hand-out ticket tell a stale entry from a live one.
@@ -38,10 +40,9 @@
 typedef struct cm_tc_bin {
 	size_t size;
 	cm_stream key;
-	int dev;
-	uint32_t gen;
+	uint64_t devgen; /* cm_tc_devgen(): the device and its stream generation */
 	uint32_t count;
-	cm_stream_rec *rec; /* the stream of key, valid while gen is current */
+	cm_stream_rec *rec; /* the stream of key, valid while devgen is current */
 	cm_block *blocks[CM_TC_DEPTH];
 } cm_tc_bin;
 
@@ -49,12 +50,13 @@ typedef struct cm_tc_live {
 	uintptr_t addr;
 	cm_block *block;
 	uint64_t ticket;
+	cm_device *dev;
 } cm_tc_live;
 
 /* Per device: counters written by the owning thread only (read by reports
  * with relaxed loads), and the flush request from the OOM ladder. */
 typedef struct cm_tc_dev {
-	_Atomic uint64_t alloc_calls, free_calls, hits;
+	_Atomic uint64_t hits, frees;
 	_Atomic bool flush_requested;
 	cm_stream_rec *per_thread;
 } cm_tc_dev;
@@ -76,7 +78,9 @@ static pthread_mutex_t cm_tc_registry = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t cm_tc_key;
 static pthread_once_t cm_tc_key_once = PTHREAD_ONCE_INIT;
 static _Atomic uint32_t cm_tc_next_thread = 1;
-static __thread cm_tcache *cm_tc_self;
+/* initial-exec: no call into the dynamic linker on the fast path when the
+ * core is inside libcachemalloc.so. */
+static __thread cm_tcache *cm_tc_self __attribute__((tls_model("initial-exec")));
 
 static void cm_tc_thread_exit(void *arg);
 
@@ -100,18 +104,24 @@ cm_stream_rec **cm_tc_per_thread_slot(cm_tcache *tc, int dev)
 	return &tc->devs[dev].per_thread;
 }
 
-static size_t cm_tc_bin_index(size_t size, int dev, cm_stream key)
+static uint64_t cm_tc_devgen(const cm_device *d)
 {
-	uint64_t x = (uint64_t)size ^ ((uint64_t)key * 0x9e3779b97f4a7c15ull) ^ (uint64_t)dev << 56;
-	x ^= x >> 29;
-	x *= 0xbf58476d1ce4e5b9ull;
-	return (size_t)(x >> 58) & (CM_TC_BINS - 1);
+	return (uint64_t)d->index << 32 |
+	       atomic_load_explicit(&d->stream_gen, memory_order_acquire);
+}
+
+static size_t cm_tc_bin_index(size_t size, cm_stream key)
+{
+	uint32_t x = (uint32_t)(size >> 9) ^ (uint32_t)key ^ (uint32_t)(key >> 32);
+	return (x * 0x9e3779b1u) >> (32 - 6);
 }
 
 static size_t cm_tc_live_index(uintptr_t addr)
 {
-	return (size_t)(((uint64_t)addr >> 9) * 0x9e3779b97f4a7c15ull >> 40) & (CM_TC_LIVE - 1);
+	return (size_t)((uint32_t)(addr >> 9) * 0x9e3779b1u) >> (32 - 8);
 }
+
+_Static_assert(CM_TC_BINS == 64 && CM_TC_LIVE == 256, "index widths above");
 
 static void cm_tc_count(_Atomic uint64_t *c)
 {
@@ -119,29 +129,44 @@ static void cm_tc_count(_Atomic uint64_t *c)
 			      memory_order_relaxed);
 }
 
-/* A cudaMalloc bin's block, freed by this thread with cudaFree. */
+/* A cudaMalloc bin's block, freed by this thread with cudaFree: usable
+ * under rule 4, or once its epoch is ordered or complete. */
 static bool cm_tc_none_usable(cm_device *d, const cm_block *b)
 {
-	switch (d->heap->cfg.free_fence) {
-	case CM_FENCE_NONE:
+	if (d->free_fence == CM_FENCE_NONE)
 		return true;
-	case CM_FENCE_HOST:
-		return cm_tag_complete(d, &b->tag);
-	case CM_FENCE_GPU:
-		break;
-	}
-	return atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0 ||
-	       b->tag.epoch <= atomic_load(&d->ordered_epoch) || cm_tag_complete(d, &b->tag);
+	if (d->free_fence == CM_FENCE_GPU &&
+	    atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0)
+		return true;
+	return (d->free_fence == CM_FENCE_GPU &&
+		b->tag.epoch <= atomic_load(&d->ordered_epoch)) ||
+	       cm_tag_complete(d, &b->tag);
 }
 
-bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key, uintptr_t *out)
+/* Registers a block just handed to this thread so that its free can take
+ * the fast path. Called under the device lock or on a block tc owns. */
+static inline void cm_tc_register(cm_tcache *tc, cm_device *d, cm_block *b)
+{
+	cm_tc_live *slot = &tc->live[cm_tc_live_index(b->node.addr)];
+	uint64_t ticket = ++tc->tickets;
+	atomic_store_explicit(&b->ticket, ticket, memory_order_relaxed);
+	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_release);
+	*slot = (cm_tc_live){b->node.addr, b, ticket, d};
+}
+
+void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
+{
+	cm_tc_register(tc, b->seg->pool->dev, b);
+}
+
+static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key,
+				uintptr_t *out)
 {
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
 		return false;
-	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(rounded, d->index, key)];
-	if (!bin->count || bin->size != rounded || bin->key != key || bin->dev != d->index ||
-	    bin->gen != atomic_load_explicit(&d->stream_gen, memory_order_acquire))
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(rounded, key)];
+	if (!bin->count || bin->size != rounded || bin->key != key || bin->devgen != cm_tc_devgen(d))
 		return false;
 	cm_block *b = bin->blocks[bin->count - 1];
 	if (key == CM_KEY_NONE && !cm_tc_none_usable(d, b))
@@ -153,33 +178,17 @@ bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key, uintp
 		return false; /* stolen by the OOM ladder: the slow path flushes */
 	bin->count--;
 	tc->parked_bytes -= rounded;
-	cm_tc_hand_out_locked(tc, b);
-	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
-	cm_tc_count(&td->alloc_calls);
-	cm_tc_count(&td->hits);
+	cm_tc_register(tc, d, b);
+	cm_tc_count(&cm_tc_dev_of(tc, d->index)->hits);
 	*out = b->node.addr;
 	return true;
-}
-
-/* Registers a block just handed to this thread so that its free can take
- * the fast path. Called under the device lock or on a block tc owns. */
-void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
-{
-	cm_tc_live *slot = &tc->live[cm_tc_live_index(b->node.addr)];
-	uint64_t ticket = ++tc->tickets;
-	atomic_store_explicit(&b->ticket, ticket, memory_order_relaxed);
-	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_release);
-	slot->addr = b->node.addr;
-	slot->block = b;
-	slot->ticket = ticket;
 }
 
 static bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const cm_device *d,
 			      size_t size, cm_stream key)
 {
 	return bin->count < CM_TC_DEPTH && tc->parked_bytes + size <= CM_TC_MAX_BYTES &&
-	       bin->size == size && bin->key == key && bin->dev == d->index &&
-	       bin->gen == atomic_load_explicit(&d->stream_gen, memory_order_acquire);
+	       bin->size == size && bin->key == key && bin->devgen == cm_tc_devgen(d);
 }
 
 static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b)
@@ -192,13 +201,13 @@ static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b)
  * fast path could not hand out again would only hide from other threads. */
 static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 {
-	if (key != CM_KEY_NONE || d->heap->cfg.free_fence == CM_FENCE_NONE)
+	if (key != CM_KEY_NONE || d->free_fence == CM_FENCE_NONE)
 		return true;
-	return d->heap->cfg.free_fence == CM_FENCE_GPU &&
+	return d->free_fence == CM_FENCE_GPU &&
 	       atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0;
 }
 
-bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
+static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 {
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
@@ -207,28 +216,77 @@ bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	if (slot->addr != ptr)
 		return false;
 	cm_block *b = slot->block;
+	cm_device *d = slot->dev;
 	uintptr_t live = (uintptr_t)tc | CM_OWNER_LIVE;
 	if (atomic_load_explicit(&b->owner, memory_order_acquire) != live ||
 	    atomic_load_explicit(&b->ticket, memory_order_relaxed) != slot->ticket)
 		return false;
-	/* Only this thread moves the block out of tc|LIVE except by a free
-	 * from another thread; claim it before reading it. */
-	if (!atomic_compare_exchange_strong_explicit(&b->owner, &live,
-						     (uintptr_t)tc | CM_OWNER_PARKED,
-						     memory_order_acq_rel, memory_order_acquire))
+	/* tc|LIVE with our ticket: the block is ours. Another thread could
+	 * only take it by freeing the same pointer at this very moment, a
+	 * double free; so a plain store suffices here, not a CAS. */
+	size_t size = b->node.size;
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
+	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key))
 		return false;
-	cm_device *d = b->seg->pool->dev;
-	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, d->index, key)];
-	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_worth_parking(d, key)) {
-		atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_release);
-		return false;
-	}
-	b->tag = cm_tag_for_free(d, bin->rec, tc->thread);
+	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_relaxed);
+	b->tag = (cm_tag){
+		.epoch = atomic_load(&d->epoch),
+		.stream = bin->rec,
+		.stream_gen = bin->rec ? bin->rec->gen : 0,
+		.thread = tc->thread,
+		.seq = bin->rec ? atomic_load(&bin->rec->free_seq) : 0,
+	};
 	slot->addr = 0;
 	cm_tc_push(tc, bin, b);
-	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
-	cm_tc_count(&td->free_calls);
+	cm_tc_count(&cm_tc_dev_of(tc, d->index)->frees);
 	return true;
+}
+
+/* ---- the entry points: the cache first, the locked path on a miss ---- */
+
+static inline size_t cm_tc_round(const cm_heap *h, size_t size)
+{
+	if (CM_LIKELY(h->round_plain && size - 1 < SIZE_MAX / 2))
+		return size <= CM_MIN_BLOCK ? CM_MIN_BLOCK : (size + CM_MIN_BLOCK - 1) & ~(CM_MIN_BLOCK - 1);
+	return 0; /* the slow path rounds (and rejects) everything else */
+}
+
+static inline cm_status cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_stream key,
+					   uintptr_t *out)
+{
+	size_t rounded = cm_tc_round(h, size);
+	if (CM_LIKELY(rounded && out && (unsigned)dev < (unsigned)h->ndev) &&
+	    cm_tc_malloc(h, &h->devs[dev], rounded, key, out))
+		return CM_OK;
+	return cm_malloc_slow(h, dev, size, key, out);
+}
+
+cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out)
+{
+	return cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE, out);
+}
+
+cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out)
+{
+	if (s == CM_KEY_NONE)
+		return CM_ERR_INVALID;
+	return cm_tc_malloc_entry(h, dev, size, s, out);
+}
+
+cm_status cm_free(cm_heap *h, uintptr_t ptr)
+{
+	if (CM_LIKELY(cm_tc_free(h, ptr, CM_KEY_NONE)))
+		return CM_OK;
+	return cm_free_slow(h, ptr, CM_KEY_NONE);
+}
+
+cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
+{
+	if (s == CM_KEY_NONE)
+		return CM_ERR_INVALID;
+	if (CM_LIKELY(cm_tc_free(h, ptr, s)))
+		return CM_OK;
+	return cm_free_slow(h, ptr, s);
 }
 
 /* Gives bin's blocks back to their device (whose lock is held). Entries
@@ -252,7 +310,7 @@ bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
 	bool any = false;
 	for (size_t i = 0; i < CM_TC_BINS; i++) {
 		cm_tc_bin *bin = &tc->bins[i];
-		if (bin->count && bin->dev == d->index) {
+		if (bin->count && bin->devgen >> 32 == (uint64_t)d->index) {
 			cm_tc_bin_flush(tc, bin, d);
 			any = true;
 		}
@@ -274,17 +332,16 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 {
 	if (!tc || !cm_tc_worth_parking(d, key))
 		return false;
-	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, d->index, key)];
-	uint32_t gen = atomic_load_explicit(&d->stream_gen, memory_order_acquire);
-	if (bin->count && bin->dev != d->index)
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, key)];
+	uint64_t devgen = cm_tc_devgen(d);
+	if (bin->count && bin->devgen >> 32 != (uint64_t)d->index)
 		return false; /* never two device locks */
-	if (bin->count && (bin->size != b->node.size || bin->key != key || bin->gen != gen))
+	if (bin->count && (bin->size != b->node.size || bin->key != key || bin->devgen != devgen))
 		cm_tc_bin_flush(tc, bin, d);
 	if (!bin->count) {
 		bin->size = b->node.size;
 		bin->key = key;
-		bin->dev = d->index;
-		bin->gen = gen;
+		bin->devgen = devgen;
 		bin->rec = rec;
 	}
 	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key))
@@ -340,9 +397,8 @@ static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 		if (td->per_thread)
 			cm_stream_thread_exit_locked(d, td->per_thread);
 		pthread_mutex_unlock(&d->lock);
-		h->retired[i].alloc_calls += atomic_load(&td->alloc_calls);
-		h->retired[i].free_calls += atomic_load(&td->free_calls);
 		h->retired[i].hits += atomic_load(&td->hits);
+		h->retired[i].frees += atomic_load(&td->frees);
 	}
 	if (tc->prev)
 		tc->prev->next = tc->next;
@@ -435,18 +491,17 @@ void cm_tc_heap_fini(cm_heap *h)
 void cm_tc_stats(cm_heap *h, int dev, cm_stats *st)
 {
 	pthread_mutex_lock(&cm_tc_registry);
-	st->alloc_calls += h->retired[dev].alloc_calls;
-	st->free_calls += h->retired[dev].free_calls;
-	st->cache_hits += h->retired[dev].hits;
-	st->thread_cache_hits += h->retired[dev].hits;
+	uint64_t hits = h->retired[dev].hits, frees = h->retired[dev].frees;
 	for (cm_tcache *tc = h->tcaches; tc; tc = tc->next) {
 		cm_tc_dev *td = cm_tc_dev_of(tc, dev);
-		uint64_t hits = atomic_load_explicit(&td->hits, memory_order_relaxed);
-		st->alloc_calls += atomic_load_explicit(&td->alloc_calls, memory_order_relaxed);
-		st->free_calls += atomic_load_explicit(&td->free_calls, memory_order_relaxed);
-		st->cache_hits += hits;
-		st->thread_cache_hits += hits;
+		hits += atomic_load_explicit(&td->hits, memory_order_relaxed);
+		frees += atomic_load_explicit(&td->frees, memory_order_relaxed);
 	}
+	/* A hit is an allocation call served by the cache. */
+	st->alloc_calls += hits;
+	st->cache_hits += hits;
+	st->thread_cache_hits += hits;
+	st->free_calls += frees;
 	pthread_mutex_unlock(&cm_tc_registry);
 }
 
@@ -468,7 +523,7 @@ bool cm_tc_check(cm_heap *h, FILE *err)
 				if (owner != ((uintptr_t)tc | CM_OWNER_PARKED))
 					continue; /* stolen: dropped at the next flush */
 				if (b->state != CM_BLOCK_USED || b->node.size != bin->size ||
-				    b->seg->pool->dev->index != bin->dev) {
+				    (uint64_t)b->seg->pool->dev->index != bin->devgen >> 32) {
 					fprintf(err, "tcache: parked block %#lx inconsistent with its bin\n",
 						(unsigned long)b->node.addr);
 					ok = false;
