@@ -213,7 +213,7 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
 		return false;
 	cm_tc_live *slot = &tc->live[cm_tc_live_index(ptr)];
-	if (slot->addr != ptr)
+	if (slot->addr != ptr || !ptr) /* an empty slot holds address 0 */
 		return false;
 	cm_block *b = slot->block;
 	cm_device *d = slot->dev;

@@ -57,7 +57,8 @@ typedef struct sim_log_entry {
 	cm_status result;
 	cm_stream stream; /* stream argument, if any */
 	cm_event event;   /* event argument, if any */
-	uintptr_t ptr;    /* pointer / va argument or result, if any */
+	uintptr_t ptr;    /* pointer / va argument or result, if any; the
+			   * handle for vmm_create and vmm_destroy */
 	size_t size;
 } sim_log_entry;
 
@@ -65,7 +66,10 @@ sim *sim_create(const sim_options *opt); /* NULL options: defaults */
 void sim_destroy(sim *s);                /* waits for all streams */
 const cm_backend *sim_backend(sim *s);   /* ctx is s */
 
-/* Streams created by the program (the backend table never creates any). */
+/* Streams created by the program (the backend table never creates any).
+ * sim_stream_create returns SIM_STREAM_INVALID on failure; a handle it
+ * returns is never 0, 1 or 2 and is not reused after destruction. */
+#define SIM_STREAM_INVALID ((cm_stream)UINTPTR_MAX)
 cm_stream sim_stream_create(sim *s, int dev, bool nonblocking);
 cm_status sim_stream_destroy(sim *s, int dev, cm_stream st); /* pending work still runs */
 
@@ -79,6 +83,11 @@ cm_status sim_host_func(sim *s, int dev, cm_stream st, void (*fn)(void *), void 
 typedef struct sim_gate sim_gate;
 sim_gate *sim_gate_enqueue(sim *s, int dev, cm_stream st);
 void sim_gate_open(sim_gate *g); /* also frees the gate once passed */
+
+/* Marks a stream as capturing a graph (or not): stream_is_capturing reports
+ * it, and event_record / stream_wait_event on it fail with
+ * CM_ERR_CAPTURING. CM_STREAM_PER_THREAD is the calling thread's. */
+cm_status sim_set_capturing(sim *s, int dev, cm_stream st, bool capturing);
 
 /* Failure injection: the nth call (1 = the next one) of that kind from now
  * fails; CM_ERR_OOM for allocations and creations, CM_ERR_BACKEND otherwise.
