@@ -112,8 +112,12 @@ static int run(sim *sm, const device_api *api, uint64_t *allocs)
 	return be->device_synchronize(be->ctx, 0) == CM_OK ? 0 : -1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--options") == 0) {
+		cm_config_print_options(stdout);
+		return 0;
+	}
 	const cm_config *cfg = cm_config_get();
 	sim_options opt = {.devices = 1, .capacity = cfg->sim_memory};
 	printf("workload: %d steps x %d layers, 4 allocations per layer (4 KiB - 24 MiB),\n"
