@@ -41,17 +41,20 @@ cm_status cm_free(cm_heap *h, uintptr_t ptr);
 cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s);
 
 cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking);
+/* dev < 0: the device whose table holds s. */
 cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s);
 
 /* Synchronization proves completion (rule 6). Call begin before the real
- * synchronization and end after it, with its result. */
+ * synchronization and end after it, with its result. For a user stream,
+ * dev < 0 means the device whose table holds it. */
 #define CM_SYNC_DEVICE ((cm_stream)UINTPTR_MAX)
 typedef struct cm_sync_token {
 	uint64_t mark;
 	void *rec;
+	int dev;
 } cm_sync_token;
 cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s);
-void cm_sync_end(cm_heap *h, int dev, cm_sync_token tok, cm_status result);
+void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result);
 
 /* Gives the calling thread's cached blocks back to the shared pools. */
 void cm_thread_flush(cm_heap *h);
@@ -59,6 +62,23 @@ void cm_thread_flush(cm_heap *h);
 /* Frees every wholly free cached segment of the device (after
  * synchronizing it). Returns the bytes given back. */
 size_t cm_release_cached(cm_heap *h, int dev);
+
+/* The device was reset: its memory and streams are gone. Forgets them
+ * without giving anything back. */
+void cm_device_reset(cm_heap *h, int dev);
+
+/* What the cache knows of a pointer. */
+typedef struct cm_ptr_info {
+	bool ours;          /* inside a segment of the cache */
+	bool live;          /* the start of a block held by the program */
+	bool segment_start; /* ...which is also the start of its segment */
+	int dev;
+	size_t size;        /* the block's rounded size */
+} cm_ptr_info;
+void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
+
+/* Bytes cached and idle on the device (reserved but not allocated). */
+size_t cm_idle_bytes(cm_heap *h, int dev);
 
 /* Statistics of one device, and the sum over devices (dev = -1). */
 void cm_stats_get(cm_heap *h, int dev, cm_stats *out);

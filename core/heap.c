@@ -339,3 +339,73 @@ void cm_stats_get(cm_heap *h, int dev, cm_stats *out)
 		cm_stats_add(out, &st);
 	}
 }
+
+/* ---- device reset, pointer queries ---- */
+
+/* Forgets every block and segment of the device. Block structs go back to
+ * the free list with owner word 0, so stale per-thread cache entries fail
+ * their checks and are dropped. */
+static void cm_device_forget_memory(cm_device *d)
+{
+	for (size_t i = 0; i < d->nsegs; i++) {
+		cm_segment *seg = d->segs[i];
+		for (cm_block *b = seg->first, *next; b; b = next) {
+			next = b->next;
+			cm_block_delete(d, b);
+		}
+		seg->pool->root = NULL;
+		seg->pool->segments = 0;
+		free(seg);
+	}
+	d->nsegs = 0;
+	d->idle_small = d->idle_large = NULL;
+	memset(d->live.keys, 0, d->live.cap * sizeof(*d->live.keys));
+	d->live.count = 0;
+	cm_stats *st = &d->stats;
+	st->allocated_bytes = st->allocated_blocks = st->reserved_bytes = 0;
+	st->segments = st->inactive_split_bytes = 0;
+}
+
+void cm_device_reset(cm_heap *h, int dev)
+{
+	if (dev < 0 || dev >= h->ndev)
+		return;
+	cm_device *d = &h->devs[dev];
+	pthread_mutex_lock(&d->lock);
+	cm_device_forget_memory(d);
+	cm_stream_forget_all(d);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->dev = -1;
+	for (int i = 0; i < h->ndev && !out->ours; i++) {
+		cm_device *d = &h->devs[i];
+		pthread_mutex_lock(&d->lock);
+		cm_block *b = cm_livemap_find(&d->live, ptr);
+		uintptr_t owner = b ? atomic_load(&b->owner) : 0;
+		if (b && (owner & CM_OWNER_MASK) != CM_OWNER_PARKED) {
+			out->ours = out->live = true;
+			out->segment_start = b->prev == NULL;
+			out->size = b->node.size;
+		} else {
+			out->ours = b || cm_segment_find(d, ptr);
+		}
+		if (out->ours)
+			out->dev = i;
+		pthread_mutex_unlock(&d->lock);
+	}
+}
+
+size_t cm_idle_bytes(cm_heap *h, int dev)
+{
+	if (dev < 0 || dev >= h->ndev)
+		return 0;
+	cm_device *d = &h->devs[dev];
+	pthread_mutex_lock(&d->lock);
+	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes;
+	pthread_mutex_unlock(&d->lock);
+	return idle;
+}

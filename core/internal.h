@@ -262,6 +262,7 @@ cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b);
 cm_status cm_device_sync_locked(cm_device *d);
 cm_status cm_event_get(cm_device *d, cm_event *out);
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
+void cm_stream_forget_all(cm_device *d);
 void cm_event_put(cm_device *d, cm_event ev);
 
 /* tcache.c: per-thread caches (the lock-free fast path). */

@@ -21,6 +21,7 @@
  * event, until that event completes.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -223,7 +224,7 @@ cm_stream_rec *cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc)
 		if (!tc)
 			return NULL;
 		cm_stream_rec **slot = cm_tc_per_thread_slot(tc, d->index);
-		if (!*slot) {
+		if (!*slot || !(*slot)->alive) { /* none yet, or lost in a reset */
 			cm_stream_rec *r = calloc(1, sizeof(*r));
 			if (!r)
 				return NULL;
@@ -279,6 +280,33 @@ static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
 	}
 }
 
+/* The device was reset: every stream and event of it is gone. Records are
+ * kept (tags and caches may still point at them) but dead; event handles
+ * are dropped without being destroyed. */
+void cm_stream_forget_all(cm_device *d)
+{
+	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
+		r->alive = r->zombie = false;
+		r->hash_next = r->nb_prev = r->nb_next = NULL;
+		r->mark = r->fence_ev = r->tail = NULL;
+		r->mark_seq = 0;
+	}
+	d->legacy.mark = d->legacy.fence_ev = NULL;
+	d->legacy.mark_seq = 0;
+	if (d->stream_table)
+		memset(d->stream_table, 0, d->stream_table_cap * sizeof(*d->stream_table));
+	d->nb_list = NULL;
+	d->nb_count = 0;
+	atomic_store(&d->user_streams, 0);
+	atomic_fetch_add(&d->stream_gen, 1);
+	d->fence_event = NULL;
+	d->fence_recorded = false;
+	d->collect.nevents = 0;
+	d->collect.active = false;
+	d->nevents_pooled = 0;
+	cm_atomic_max(&d->completed_epoch, atomic_fetch_add(&d->epoch, 1));
+}
+
 /* A thread exited: its per-thread stream is ordered with legacy, so it
  * needs no zombie; its blocks' tags fall back to epochs. */
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r)
@@ -309,10 +337,26 @@ cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
 	return r ? CM_OK : CM_ERR_OOM;
 }
 
+/* The device whose table holds user stream s, or -1. */
+static int cm_stream_device(cm_heap *h, cm_stream s)
+{
+	for (int i = 0; i < h->ndev; i++) {
+		cm_device *d = &h->devs[i];
+		pthread_mutex_lock(&d->lock);
+		bool found = cm_stream_table_find(d, s) != NULL;
+		pthread_mutex_unlock(&d->lock);
+		if (found)
+			return i;
+	}
+	return -1;
+}
+
 cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s)
 {
+	if (dev < 0)
+		dev = cm_stream_device(h, s);
 	if (dev < 0 || dev >= h->ndev)
-		return CM_ERR_INVALID;
+		return CM_OK; /* a stream the cache never saw */
 	cm_device *d = &h->devs[dev];
 	const cm_backend *be = h->be;
 	pthread_mutex_lock(&d->lock);
@@ -634,6 +678,9 @@ cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
 cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s)
 {
 	cm_sync_token tok = {0};
+	if (dev < 0 && s != CM_SYNC_DEVICE && s != CM_STREAM_LEGACY && s != CM_STREAM_PER_THREAD)
+		dev = cm_stream_device(h, s);
+	tok.dev = dev;
 	if (dev < 0 || dev >= h->ndev)
 		return tok;
 	cm_device *d = &h->devs[dev];
@@ -652,8 +699,9 @@ cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s)
 	return tok;
 }
 
-void cm_sync_end(cm_heap *h, int dev, cm_sync_token tok, cm_status result)
+void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
 {
+	int dev = tok.dev;
 	if (result != CM_OK || dev < 0 || dev >= h->ndev || !tok.mark)
 		return;
 	cm_device *d = &h->devs[dev];

@@ -83,7 +83,7 @@ static inline void fixture_stream_sync(fixture *f, cm_stream s)
 	const cm_backend *be = sim_backend(f->sim);
 	cm_sync_token tok = cm_sync_begin(f->heap, 0, s);
 	cm_status st = be->stream_synchronize(be->ctx, 0, s);
-	cm_sync_end(f->heap, 0, tok, st);
+	cm_sync_end(f->heap, tok, st);
 	assert_int_equal(st, CM_OK);
 }
 
@@ -92,7 +92,7 @@ static inline void fixture_device_sync(fixture *f)
 	const cm_backend *be = sim_backend(f->sim);
 	cm_sync_token tok = cm_sync_begin(f->heap, 0, CM_SYNC_DEVICE);
 	cm_status st = be->device_synchronize(be->ctx, 0);
-	cm_sync_end(f->heap, 0, tok, st);
+	cm_sync_end(f->heap, tok, st);
 	assert_int_equal(st, CM_OK);
 }
 

@@ -602,6 +602,34 @@ static void test_oom_releases_cache(void **state)
 	fixture_close(&f);
 }
 
+/* cudaDeviceReset freed everything: the cache forgets it, gives nothing
+ * back, and works on afterwards. */
+static void test_device_reset(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096), q = fixture_malloc(&f, 64 * MiB);
+	uintptr_t r = fixture_malloc_async(&f, 8192, a);
+	assert_int_equal(cm_free(f.heap, p), CM_OK); /* parked in this thread's cache */
+	size_t frees = sim_call_count(f.sim, SIM_MEM_FREE);
+	cm_device_reset(f.heap, 0); /* the simulator keeps the memory: no real reset */
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_FREE), frees);
+	fixture_check(&f);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.reserved_bytes, 0);
+	assert_int_equal(st.allocated_bytes, 0);
+	assert_int_equal(cm_free(f.heap, q), CM_ERR_NOT_OURS);
+	assert_int_equal(cm_free(f.heap, p), CM_ERR_NOT_OURS);
+	assert_int_equal(cm_free_async(f.heap, r, a), CM_ERR_NOT_OURS);
+	uintptr_t n = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, n), CM_OK);
+	fixture_check(&f);
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -626,6 +654,7 @@ int main(void)
 		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
 		cmocka_unit_test(test_many_streams_collect),
 		cmocka_unit_test(test_oom_releases_cache),
+		cmocka_unit_test(test_device_reset),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
