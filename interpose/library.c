@@ -1,0 +1,176 @@
+/* interpose/library.c - process state: the heap, the current device,
+ * errors, graph captures, fork and exit. No policy: that is the core's. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend_cuda.h"
+#include "config.h"
+#include "library.h"
+
+static _Atomic(cm_heap *) cm_lib_heap_ptr;
+static atomic_bool cm_lib_disabled;
+static pthread_once_t cm_lib_once = PTHREAD_ONCE_INIT;
+static cm_backend cm_lib_backend;
+static atomic_int cm_lib_captures;
+
+static __thread struct {
+	void *ctx;
+	int dev;
+} cm_lib_ctx __attribute__((tls_model("initial-exec")));
+
+static void cm_lib_forked_child(void)
+{
+	/* CUDA cannot be used in a forked child: forget, never free. */
+	atomic_store(&cm_lib_disabled, true);
+	atomic_store(&cm_lib_heap_ptr, NULL);
+}
+
+static void cm_lib_init(void)
+{
+	if (!cm_real_resolve())
+		return;
+	const cm_config *cfg = cm_config_get();
+	int n = 0;
+	cm_in_cuda++;
+	cudaError_t err = cm_real.cudaGetDeviceCount(&n);
+	if (err != cudaSuccess)
+		cm_real.cudaGetLastError(); /* the program meets it on its own */
+	cm_in_cuda--;
+	if (err != cudaSuccess || n <= 0)
+		return;
+	cm_real_resolve_driver();
+	cm_cuda_backend_init(&cm_lib_backend, n);
+	cm_heap *h = NULL;
+	if (cm_heap_create(&cm_lib_backend, cfg, &h) != CM_OK) {
+		fprintf(stderr, "cachemalloc: cannot create the cache; passing every call to CUDA\n");
+		return;
+	}
+	pthread_atfork(NULL, NULL, cm_lib_forked_child);
+	atomic_store_explicit(&cm_lib_heap_ptr, h, memory_order_release);
+}
+
+cm_heap *cm_lib_heap(void)
+{
+	cm_heap *h = atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
+	if (__builtin_expect(h != NULL, 1))
+		return h;
+	if (atomic_load(&cm_lib_disabled))
+		return NULL;
+	pthread_once(&cm_lib_once, cm_lib_init);
+	return atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
+}
+
+bool cm_lib_device(int *dev)
+{
+	void *ctx = NULL;
+	if (cm_real.cuCtxGetCurrent && cm_real.cuCtxGetCurrent(&ctx) == 0 && ctx &&
+	    ctx == cm_lib_ctx.ctx) {
+		*dev = cm_lib_ctx.dev;
+		return true;
+	}
+	if (cm_real.cudaGetDevice(dev) != cudaSuccess) {
+		cm_real.cudaGetLastError();
+		return false;
+	}
+	if (ctx) {
+		cm_lib_ctx.ctx = ctx;
+		cm_lib_ctx.dev = *dev;
+	}
+	return true;
+}
+
+/* Leaves err as the runtime's last error by making the runtime fail the
+ * same way, without side effects. */
+static void cm_lib_raise(cudaError_t err)
+{
+	void *p = NULL;
+	cm_in_cuda++;
+	if (err == cudaErrorMemoryAllocation)
+		cm_real.cudaMalloc(&p, (size_t)1 << 62);
+	else if (err == cudaErrorInvalidValue)
+		cm_real.cudaMalloc(NULL, 512);
+	cm_in_cuda--;
+}
+
+cudaError_t cm_lib_fail(cm_status st)
+{
+	cudaError_t err;
+	switch (st) {
+	case CM_ERR_OOM: err = cudaErrorMemoryAllocation; break;
+	case CM_ERR_INVALID:
+	case CM_ERR_NOT_OURS: err = cudaErrorInvalidValue; break;
+	case CM_ERR_UNLOADING: return cudaSuccess; /* shutting down: nothing to do */
+	case CM_ERR_CAPTURING: err = cudaErrorStreamCaptureUnsupported; break;
+	default: err = cudaErrorUnknown; break;
+	}
+	cm_lib_raise(err);
+	return err;
+}
+
+bool cm_lib_capturing(cudaStream_t s)
+{
+	if (atomic_load_explicit(&cm_lib_captures, memory_order_acquire) <= 0 ||
+	    !cm_real.cudaStreamIsCapturing)
+		return false;
+	enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+	cm_in_cuda++;
+	cudaError_t err = cm_real.cudaStreamIsCapturing(s, &cs);
+	cm_in_cuda--;
+	/* An error here (the legacy stream during a global capture) means
+	 * capture is in the way: leave the call to CUDA. */
+	return err != cudaSuccess || cs != cudaStreamCaptureStatusNone;
+}
+
+void cm_lib_capture_began(void)
+{
+	atomic_fetch_add(&cm_lib_captures, 1);
+}
+
+void cm_lib_capture_ended(void)
+{
+	int n = atomic_load(&cm_lib_captures);
+	while (n > 0 && !atomic_compare_exchange_weak(&cm_lib_captures, &n, n - 1))
+		;
+}
+
+/* ---- statistics at exit: no CUDA call here, the runtime may be gone ---- */
+
+static void cm_lib_write_json(cm_heap *h, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	cm_stats st;
+	cm_stats_get(h, -1, &st);
+	cm_stats_print_json(&st, f);
+	if (fclose(f) != 0)
+		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
+			strerror(errno));
+}
+
+__attribute__((destructor)) static void cm_lib_fini(void)
+{
+	cm_heap *h = atomic_load(&cm_lib_heap_ptr);
+	if (!h)
+		return;
+	const cm_config *cfg = cm_config_get();
+	if (cfg->stats == CM_STATS_EXIT) {
+		cm_stats st;
+		cm_stats_get(h, -1, &st);
+		cm_stats_print_text(&st, stderr);
+	} else if (cfg->stats == CM_STATS_EXIT_JSON) {
+		cm_lib_write_json(h, cfg->stats_path);
+	}
+	/* The heap is not destroyed: the driver frees device memory at exit,
+	 * and CUDA must not be called once the runtime unloads. */
+}

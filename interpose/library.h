@@ -1,0 +1,33 @@
+/* interpose/library.h - the library's process state, shared by the hooks.
+ *
+ * One heap for the process, created at the first hook that needs it (the
+ * runtime must be resolvable and report at least one device; otherwise
+ * every hook passes through). The heap is dropped, without freeing, in a
+ * forked child, where CUDA is unusable anyway.
+ */
+#ifndef CM_LIBRARY_H
+#define CM_LIBRARY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "cachemalloc.h"
+#include "real.h"
+
+/* The process heap, or NULL: pass everything through. */
+cm_heap *cm_lib_heap(void);
+
+/* The calling thread's current device, without cudaGetDevice when the
+ * driver's current context is known. */
+bool cm_lib_device(int *dev);
+
+/* The error a failed core call means to the program, left as the
+ * runtime's last error too. */
+cudaError_t cm_lib_fail(cm_status st);
+
+/* Whether stream s is capturing a graph; cheap while no capture began. */
+bool cm_lib_capturing(cudaStream_t s);
+void cm_lib_capture_began(void);
+void cm_lib_capture_ended(void);
+
+#endif
