@@ -80,6 +80,10 @@ void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
 /* Bytes cached and idle on the device (reserved but not allocated). */
 size_t cm_idle_bytes(cm_heap *h, int dev);
 
+/* Where out-of-memory reports go (default stderr); also restarts their
+ * rate limit of one a second. */
+void cm_heap_set_report_stream(cm_heap *h, FILE *out);
+
 /* Statistics of one device, and the sum over devices (dev = -1). */
 void cm_stats_get(cm_heap *h, int dev, cm_stats *out);
 

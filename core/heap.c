@@ -6,9 +6,9 @@
  *      it holds never makes the search below fail or fragment;
  *   1. best fit in the consumer's pool, made safe by cm_reuse_prepare;
  *   2. a wholly free segment of another pool, moved to this one;
- *   3. a new segment from the device;
- *   4. the out-of-memory ladder: steal parked blocks from every thread,
- *      synchronize once, search again, release every idle segment, retry.
+ *   3. a new segment from the device, within the per-process limit;
+ *   4. the out-of-memory ladder (cm_oom_ladder);
+ *   5. failure, with the report of report.c.
  * The consumer's pool is per stream for cudaMallocAsync and a shared one
  * (consumer unknown) for cudaMalloc, each split into small and large.
  */
@@ -144,35 +144,45 @@ static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq
 	return NULL;
 }
 
-static void cm_release_idle_locked(cm_device *d, size_t *freed)
+/* Step 3: a new segment, within the per-process limit, after garbage
+ * collection made room for it. */
+static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
 {
-	cm_tnode **roots[2] = {&d->idle_small, &d->idle_large};
-	for (int i = 0; i < 2; i++) {
-		while (*roots[i]) {
-			cm_segment *seg = cm_segment_of_idle(*roots[i]);
-			*freed += seg->idle.size;
-			cm_segment_destroy(d, seg, true);
-		}
+	size_t size = cm_size_segment(rq->size);
+	cm_block *b;
+	cm_release_gc_locked(d, size);
+	if (!cm_release_within_limit(d, size)) {
+		d->stats.limit_refusals++;
+		return NULL;
 	}
+	return cm_segment_create(d, pool, size, &b) == CM_OK ? b : NULL;
 }
 
-/* Step 5. Memory is never given back while a stream may still use it: the
- * synchronization comes first. */
+/* Step 4, the out-of-memory ladder (DESIGN 6), each step retried:
+ * parked blocks back to the pools; idle segments released to fit; one
+ * synchronization, after which every block waiting on a fence is
+ * reusable; every idle segment released. */
 static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq)
 {
-	cm_block *b = NULL;
-	size_t freed = 0;
+	cm_block *b;
 
 	d->stats.alloc_retries++;
 	cm_tc_steal_parked_locked(d);
-	if (cm_device_sync_locked(d) != CM_OK)
-		return NULL;
 	if ((b = cm_pool_search(d, pool, rq)) || (b = cm_steal_idle(d, pool, rq)))
 		return b;
-	cm_release_idle_locked(d, &freed);
-	if (cm_segment_create(d, pool, cm_size_segment(rq->size), &b) == CM_OK)
-		return b;
-	return NULL;
+	if (cm_release_fitting_locked(d, cm_size_segment(rq->size), pool->small)) {
+		d->stats.ladder_releases++;
+		if ((b = cm_grow(d, pool, rq)))
+			return b;
+	}
+	if (cm_device_sync_locked(d) == CM_OK) {
+		d->stats.ladder_syncs++;
+		if ((b = cm_pool_search(d, pool, rq)) || (b = cm_steal_idle(d, pool, rq)))
+			return b;
+	}
+	if (cm_release_all_locked(d))
+		d->stats.ladder_release_alls++;
+	return cm_grow(d, pool, rq);
 }
 
 static cm_status cm_alloc_locked(cm_device *d, const cm_request *rq, cm_block **out)
@@ -188,11 +198,10 @@ static cm_status cm_alloc_locked(cm_device *d, const cm_request *rq, cm_block **
 	if ((b = cm_steal_idle(d, pool, rq)))
 		goto found;
 	hit = false;
-	if (cm_segment_create(d, pool, cm_size_segment(rq->size), &b) == CM_OK)
-		goto found;
-	if ((b = cm_oom_ladder(d, pool, rq)))
+	if ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)))
 		goto found;
 	d->stats.oom_count++;
+	cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_segment(rq->size)));
 	return CM_ERR_OOM;
 found:
 	b = cm_block_take(d, b, rq->size);
@@ -320,7 +329,7 @@ size_t cm_release_cached(cm_heap *h, int dev)
 	cm_thread_flush(h);
 	pthread_mutex_lock(&d->lock);
 	if (cm_device_sync_locked(d) == CM_OK)
-		cm_release_idle_locked(d, &freed);
+		freed = cm_release_all_locked(d);
 	pthread_mutex_unlock(&d->lock);
 	return freed;
 }

@@ -204,6 +204,7 @@ struct cm_device {
 	size_t nslabs, slabs_cap;
 
 	uint64_t clock; /* logical time for idle ordering */
+	size_t limit;   /* per_process_memory_fraction of the device; 0: not read yet */
 	cm_stats stats;
 };
 
@@ -219,6 +220,9 @@ struct cm_heap {
 	int ndev;
 	cm_device *devs;
 	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
+	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
+	uint64_t report_last;   /* when the last one was printed (ns) */
+	uint64_t report_suppressed;
 	cm_tc_retired *retired; /* per device, from exited threads */
 };
 
@@ -277,6 +281,17 @@ void cm_tc_steal_parked_locked(cm_device *d);
 void cm_tc_heap_fini(cm_heap *h);
 void cm_tc_stats(cm_heap *h, int dev, cm_stats *st);
 bool cm_tc_check(cm_heap *h, FILE *err);
+
+/* release.c */
+size_t cm_release_all_locked(cm_device *d);
+size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
+size_t cm_release_limit(cm_device *d);
+bool cm_release_within_limit(cm_device *d, size_t size);
+void cm_release_gc_locked(cm_device *d, size_t size);
+void cm_release_trim_locked(cm_device *d);
+
+/* report.c */
+void cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit);
 
 /* heap.c */
 void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);

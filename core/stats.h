@@ -22,8 +22,15 @@
 	X(collects, "completion collects started")                              \
 	X(stream_waits, "stream waits inserted for a cross-stream reuse")       \
 	X(host_syncs, "device synchronizations issued by the allocator")        \
-	X(alloc_retries, "allocations retried after giving memory back")        \
+	X(alloc_retries, "allocations that went through the out-of-memory ladder") \
+	X(ladder_releases, "ladder step 1: idle segments released to fit")        \
+	X(ladder_syncs, "ladder step 2: synchronizations to reclaim fenced blocks") \
+	X(ladder_release_alls, "ladder step 3: every idle segment released")      \
 	X(oom_count, "allocations that failed for lack of memory")              \
+	X(limit_refusals, "segments refused by per_process_memory_fraction")     \
+	X(gc_releases, "garbage_collection_threshold passes that released")     \
+	X(trims, "release_threshold_mb trims at a device synchronization")      \
+	X(released_bytes, "bytes given back to the device")                     \
 	X(invalid_frees, "frees of pointers that were not live blocks")
 
 #define CM_STATS_LEVELS(X)                                                      \

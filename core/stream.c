@@ -715,5 +715,6 @@ void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
 	if (d->collect.active && d->collect.epoch <= tok.mark)
 		cm_collect_end(d);
 	cm_stream_reap(d, false);
+	cm_release_trim_locked(d);
 	pthread_mutex_unlock(&d->lock);
 }

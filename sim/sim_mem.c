@@ -1,8 +1,8 @@
 /* sim/sim_mem.c - plain device memory (cudaMalloc / cudaFree) and the
  * per-device capacity count.
  *
- * Each device owns one region reserved with mmap(MAP_NORESERVE) and aligned
- * to 2 MiB; a device pointer is the host address of its bytes, so untouched
+ * Each device owns one region of twice its capacity, reserved with
+ * mmap(MAP_NORESERVE) and aligned to 2 MiB; a device pointer is the host address of its bytes, so untouched
  * capacity costs nothing. Allocations are carved from the region by a
  * sim_range (best fit, O(log n)): 512-byte aligned below 2 MiB, otherwise
  * 2 MiB aligned, sizes rounded up to the alignment. d->used counts those
@@ -31,7 +31,9 @@ static uintptr_t sim_mem_down(uintptr_t x, size_t a)
 
 bool sim_mem_init(sim_dev *d)
 {
-	size_t len = d->capacity & ~(SIM_QUANTUM - 1);
+	/* Twice the capacity in addresses, as a GPU pages its memory: free
+	 * bytes are usable whatever the holes between allocations. */
+	size_t len = (2 * d->capacity) & ~(SIM_QUANTUM - 1);
 
 	if (pthread_mutex_init(&d->mem_lock, NULL) != 0)
 		return false;

@@ -1,0 +1,149 @@
+/* core/release.c - giving cached memory back to the device (DESIGN 6).
+ *
+ * Owns the per-process limit (per_process_memory_fraction), garbage
+ * collection (garbage_collection_threshold: the idle segments unused the
+ * longest go first), trimming at synchronization (release_threshold_mb)
+ * and the releases the out-of-memory ladder asks for.
+ *
+ * Only wholly free (idle) segments are released. The backend's mem_free
+ * waits for the device, as cudaFree does, so no stream can still be using
+ * what is given back. All functions run under the device lock.
+ */
+#include <stdlib.h>
+
+#include "internal.h"
+
+static void cm_release_collect(cm_tnode *t, cm_segment **out, size_t *n)
+{
+	if (!t)
+		return;
+	cm_release_collect(t->left, out, n);
+	out[(*n)++] = cm_segment_of_idle(t);
+	cm_release_collect(t->right, out, n);
+}
+
+/* Every idle segment, or NULL when there are none or no memory. */
+static cm_segment **cm_release_idle_list(cm_device *d, size_t *n)
+{
+	*n = 0;
+	size_t count = cm_tree_count(d->idle_small) + cm_tree_count(d->idle_large);
+	cm_segment **list = count ? malloc(count * sizeof(*list)) : NULL;
+	if (!list)
+		return NULL;
+	cm_release_collect(d->idle_small, list, n);
+	cm_release_collect(d->idle_large, list, n);
+	return list;
+}
+
+static size_t cm_release_one(cm_device *d, cm_segment *seg)
+{
+	size_t size = seg->idle.size;
+	cm_segment_destroy(d, seg, true);
+	d->stats.released_bytes += size;
+	return size;
+}
+
+static int cm_release_by_age(const void *a, const void *b)
+{
+	uint64_t x = (*(cm_segment *const *)a)->idle_since, y = (*(cm_segment *const *)b)->idle_since;
+	return (x > y) - (x < y);
+}
+
+static int cm_release_by_size_desc(const void *a, const void *b)
+{
+	size_t x = (*(cm_segment *const *)a)->idle.size, y = (*(cm_segment *const *)b)->idle.size;
+	return (x < y) - (x > y);
+}
+
+/* Releases idle segments in the given order until at least want bytes are
+ * given back (SIZE_MAX: all). Returns the bytes released. */
+static size_t cm_release_sorted(cm_device *d, size_t want,
+				int (*order)(const void *, const void *))
+{
+	size_t n, freed = 0;
+	cm_segment **list = cm_release_idle_list(d, &n);
+	if (!list)
+		return 0;
+	if (order)
+		qsort(list, n, sizeof(*list), order);
+	for (size_t i = 0; i < n && freed < want; i++)
+		freed += cm_release_one(d, list[i]);
+	free(list);
+	return freed;
+}
+
+size_t cm_release_all_locked(cm_device *d)
+{
+	return cm_release_sorted(d, SIZE_MAX, NULL);
+}
+
+/* Ladder step 1, among the idle segments of the request's kind (small or
+ * large), as PyTorch: the smallest that alone makes room for a segment of
+ * this size; else the largest ones until they add up. */
+size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small)
+{
+	cm_tnode *root = small ? d->idle_small : d->idle_large;
+	cm_tnode *best = cm_tree_lower_bound(root, size, 0);
+	if (best)
+		return cm_release_one(d, cm_segment_of_idle(best));
+	size_t n, freed = 0;
+	cm_segment **list = cm_release_idle_list(d, &n);
+	if (!list)
+		return 0;
+	qsort(list, n, sizeof(*list), cm_release_by_size_desc);
+	for (size_t i = 0; i < n && freed < size; i++)
+		if (list[i]->pool->small == small)
+			freed += cm_release_one(d, list[i]);
+	free(list);
+	return freed;
+}
+
+size_t cm_release_limit(cm_device *d)
+{
+	const cm_config *cfg = &d->heap->cfg;
+	if (cfg->per_process_memory_fraction >= 1.0 && cfg->garbage_collection_threshold <= 0.0)
+		return SIZE_MAX;
+	if (!d->limit) {
+		const cm_backend *be = d->heap->be;
+		size_t free_bytes = 0, total = 0;
+		if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK || !total)
+			return SIZE_MAX; /* unknown: no limit rather than a wrong one */
+		d->limit = (size_t)((double)total * cfg->per_process_memory_fraction);
+	}
+	return d->limit;
+}
+
+bool cm_release_within_limit(cm_device *d, size_t size)
+{
+	size_t limit = cm_release_limit(d);
+	return limit == SIZE_MAX || (d->stats.reserved_bytes <= limit &&
+				     size <= limit - d->stats.reserved_bytes);
+}
+
+/* garbage_collection_threshold: before the cache grows past that fraction
+ * of the limit, the idle segments unused the longest go back. */
+void cm_release_gc_locked(cm_device *d, size_t size)
+{
+	double threshold = d->heap->cfg.garbage_collection_threshold;
+	size_t limit = cm_release_limit(d);
+	if (threshold <= 0.0 || limit == SIZE_MAX)
+		return;
+	size_t target = (size_t)((double)limit * threshold);
+	size_t after = d->stats.reserved_bytes + size;
+	if (after <= target)
+		return;
+	if (cm_release_sorted(d, after - target, cm_release_by_age))
+		d->stats.gc_releases++;
+}
+
+/* release_threshold_mb: at a device synchronization (the device is idle,
+ * so releasing costs no stall) idle memory above it goes back. */
+void cm_release_trim_locked(cm_device *d)
+{
+	size_t keep = d->heap->cfg.release_threshold;
+	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes - d->stats.inactive_split_bytes;
+	if (keep == SIZE_MAX || idle <= keep)
+		return;
+	if (cm_release_sorted(d, idle - keep, cm_release_by_age))
+		d->stats.trims++;
+}

@@ -1,0 +1,209 @@
+/* core/report.c - the out-of-memory report on stderr.
+ *
+ * One report per failed allocation, at most one a second (the next one
+ * says how many were left out): what was asked, what the device and this
+ * process hold, where the cached memory is (largest free block,
+ * fragmentation, per stream, largest segments) and the one configuration
+ * change most likely to help. Runs under the device lock; the only device
+ * call is the memory info.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define CM_REPORT_STREAMS 6
+#define CM_REPORT_SEGMENTS 5
+
+typedef struct cm_report_stream {
+	const cm_stream_rec *rec; /* NULL: cudaMalloc's pools */
+	uint64_t allocated, cached;
+} cm_report_stream;
+
+typedef struct cm_report {
+	uint64_t allocated, reserved, largest_free;
+	cm_report_stream streams[CM_REPORT_STREAMS + 1]; /* the last: all others */
+	size_t nstreams;
+	const cm_segment *largest[CM_REPORT_SEGMENTS];
+} cm_report;
+
+static void cm_report_size(char *buf, size_t n, uint64_t bytes)
+{
+	static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	double v = (double)bytes;
+	int u = 0;
+	while (v >= 1024.0 && u < 4) {
+		v /= 1024.0;
+		u++;
+	}
+	snprintf(buf, n, u ? "%.2f %s" : "%.0f %s", v, unit[u]);
+}
+
+static uint64_t cm_report_segment_used(const cm_segment *seg)
+{
+	uint64_t used = 0;
+	for (const cm_block *b = seg->first; b; b = b->next)
+		if (b->state == CM_BLOCK_USED)
+			used += b->node.size;
+	return used;
+}
+
+static void cm_report_add_stream(cm_report *r, const cm_segment *seg)
+{
+	const cm_stream_rec *rec = seg->pool->stream;
+	uint64_t used = cm_report_segment_used(seg);
+	size_t i = 0;
+	while (i < r->nstreams && r->streams[i].rec != rec)
+		i++;
+	if (i == r->nstreams) {
+		if (r->nstreams == CM_REPORT_STREAMS)
+			i = CM_REPORT_STREAMS; /* folded into "other streams" */
+		else
+			r->streams[r->nstreams++].rec = rec;
+	}
+	r->streams[i].allocated += used;
+	r->streams[i].cached += seg->idle.size - used;
+}
+
+static void cm_report_add_largest(cm_report *r, const cm_segment *seg)
+{
+	for (size_t i = 0; i < CM_REPORT_SEGMENTS; i++) {
+		if (!r->largest[i] || seg->idle.size > r->largest[i]->idle.size) {
+			for (size_t j = CM_REPORT_SEGMENTS - 1; j > i; j--)
+				r->largest[j] = r->largest[j - 1];
+			r->largest[i] = seg;
+			return;
+		}
+	}
+}
+
+static void cm_report_gather(cm_device *d, cm_report *r)
+{
+	r->allocated = d->stats.allocated_bytes;
+	r->reserved = d->stats.reserved_bytes;
+	for (size_t i = 0; i < d->nsegs; i++) {
+		const cm_segment *seg = d->segs[i];
+		for (const cm_block *b = seg->first; b; b = b->next)
+			if (b->state == CM_BLOCK_FREE && b->node.size > r->largest_free)
+				r->largest_free = b->node.size;
+		cm_report_add_stream(r, seg);
+		cm_report_add_largest(r, seg);
+	}
+}
+
+static const char *cm_report_stream_name(const cm_stream_rec *rec, char *buf, size_t n)
+{
+	if (!rec)
+		return "cudaMalloc";
+	switch (rec->kind) {
+	case CM_SK_LEGACY: return "legacy stream";
+	case CM_SK_PER_THREAD: return "a per-thread stream";
+	default: snprintf(buf, n, "stream %#" PRIxPTR, (uintptr_t)rec->handle); return buf;
+	}
+}
+
+/* The change most likely to help, from what the numbers say. */
+static void cm_report_advice(cm_device *d, const cm_request *rq, const cm_report *r,
+			     bool over_limit, uint64_t dev_free, FILE *out)
+{
+	const cm_config *cfg = &d->heap->cfg;
+	uint64_t idle = r->reserved - r->allocated;
+	if (over_limit) {
+		fprintf(out, "  most likely to help: raise per_process_memory_fraction (now %.2f): the "
+			     "request passes this process's limit\n", cfg->per_process_memory_fraction);
+	} else if (idle >= rq->size && r->largest_free < rq->size) {
+		if (!cfg->expandable_segments && d->heap->be->vmm_map)
+			fprintf(out, "  most likely to help: CACHEMALLOC_CONF=expandable_segments:True "
+				     "(the cached memory is fragmented: enough in all, no block large enough)\n");
+		else
+			fprintf(out, "  most likely to help: CACHEMALLOC_CONF=max_split_size_mb:%zu "
+				     "(fragmentation: blocks above it are never split, so large requests "
+				     "find whole ones)\n", rq->size >> 20 > 20 ? (size_t)(rq->size >> 20) : 20);
+	} else {
+		fprintf(out, "  most likely to help: nothing in the cache's configuration: the program "
+			     "needs more memory than the device has free; reduce its working set "
+			     "(e.g. the batch size)%s\n",
+			dev_free + idle < rq->size ? "" : " or free memory it no longer uses");
+	}
+}
+
+static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report *r,
+			    bool over_limit, uint64_t suppressed, FILE *out)
+{
+	const cm_backend *be = d->heap->be;
+	size_t dev_free = 0, dev_total = 0;
+	bool info = be->mem_get_info(be->ctx, d->index, &dev_free, &dev_total) == CM_OK;
+	char a[32], b[32], c[32], name[48];
+	uint64_t idle = r->reserved - r->allocated;
+
+	cm_report_size(a, sizeof(a), rq->size);
+	fprintf(out, "cachemalloc: CUDA out of memory on device %d: tried to allocate %s "
+		     "(%zu bytes asked, %zu rounded) for %s\n", d->index, a, rq->requested, rq->size,
+		cm_report_stream_name(rq->consumer, name, sizeof(name)));
+	cm_report_size(a, sizeof(a), dev_total);
+	cm_report_size(b, sizeof(b), dev_free);
+	if (info)
+		fprintf(out, "  device: %s total, %s free\n", a, b);
+	else
+		fprintf(out, "  device: total and free unknown (memory info failed)\n");
+	cm_report_size(a, sizeof(a), r->allocated);
+	cm_report_size(b, sizeof(b), idle);
+	cm_report_size(c, sizeof(c), r->largest_free);
+	fprintf(out, "  this process: %s allocated, %s reserved but unallocated; largest free block "
+		     "%s; fragmentation %.0f%%\n", a, b, c,
+		idle ? 100.0 * (1.0 - (double)r->largest_free / (double)idle) : 0.0);
+	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
+		const cm_report_stream *s = &r->streams[i];
+		if (i == r->nstreams && i < CM_REPORT_STREAMS)
+			i = CM_REPORT_STREAMS;
+		if (i == CM_REPORT_STREAMS && !s->allocated && !s->cached)
+			break;
+		cm_report_size(a, sizeof(a), s->allocated);
+		cm_report_size(b, sizeof(b), s->cached);
+		fprintf(out, "  per stream: %s: %s allocated, %s cached\n",
+			i == CM_REPORT_STREAMS ? "other streams"
+					       : cm_report_stream_name(s->rec, name, sizeof(name)),
+			a, b);
+	}
+	for (size_t i = 0; i < CM_REPORT_SEGMENTS && r->largest[i]; i++) {
+		const cm_segment *seg = r->largest[i];
+		cm_report_size(a, sizeof(a), seg->idle.size);
+		cm_report_size(b, sizeof(b), cm_report_segment_used(seg));
+		fprintf(out, "  largest segments: %s at %#" PRIxPTR ", %s allocated, %s\n", a,
+			seg->idle.addr, b, cm_report_stream_name(seg->pool->stream, name, sizeof(name)));
+	}
+	cm_report_advice(d, rq, r, over_limit, dev_free, out);
+	if (suppressed)
+		fprintf(out, "  (%" PRIu64 " more out-of-memory failures in the last second were not "
+			     "reported)\n", suppressed);
+	fflush(out);
+}
+
+static uint64_t cm_report_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit)
+{
+	cm_heap *h = d->heap;
+	uint64_t now = cm_report_now_ns();
+	if (h->report_last && now - h->report_last < 1000000000u) {
+		h->report_suppressed++;
+		return;
+	}
+	h->report_last = now;
+	cm_report r = {0};
+	cm_report_gather(d, &r);
+	cm_report_print(d, rq, &r, over_limit, h->report_suppressed, h->report_out ? h->report_out : stderr);
+	h->report_suppressed = 0;
+}
+
+void cm_heap_set_report_stream(cm_heap *h, FILE *out)
+{
+	h->report_out = out;
+	h->report_last = 0;
+}

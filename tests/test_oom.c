@@ -1,0 +1,267 @@
+/* tests/test_oom.c - the out-of-memory ladder, step by step, on a small
+ * simulated device; the report and its fields; the release policies. */
+#include <pthread.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fixture.h"
+
+#define MiB ((size_t)1 << 20)
+
+static cm_stats stats(fixture *f)
+{
+	cm_stats st;
+	cm_stats_get(f->heap, 0, &st);
+	return st;
+}
+
+/* Captures the out-of-memory reports of f's heap. */
+typedef struct capture {
+	char *buf;
+	size_t len;
+	FILE *out;
+} capture;
+
+static void capture_open(capture *c, fixture *f)
+{
+	c->buf = NULL;
+	c->out = open_memstream(&c->buf, &c->len);
+	cm_heap_set_report_stream(f->heap, c->out);
+}
+
+static const char *capture_text(capture *c)
+{
+	fflush(c->out);
+	return c->buf ? c->buf : "";
+}
+
+static void capture_close(capture *c, fixture *f)
+{
+	cm_heap_set_report_stream(f->heap, NULL);
+	fclose(c->out);
+	free(c->buf);
+}
+
+/* Step 1: the request fits only once cached (idle) segments are released. */
+static void test_step1_release_fitting(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * MiB, NULL);
+	uintptr_t a = fixture_malloc(&f, 40 * MiB);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	uintptr_t b = fixture_malloc(&f, 50 * MiB);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.alloc_retries, 1);
+	assert_int_equal(st.ladder_releases, 1);
+	assert_int_equal(st.ladder_syncs, 0);
+	assert_int_equal(st.released_bytes, 40 * MiB);
+	assert_int_equal(st.oom_count, 0);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_close(&f);
+}
+
+static void *open_gate_later(void *gate)
+{
+	usleep(30000);
+	sim_gate_open(gate);
+	return NULL;
+}
+
+/* Step 2: the only block that fits waits on a completion collect (many
+ * non-blocking streams, one busy); one synchronization makes it usable. */
+static void test_step2_sync_reclaims_fenced(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 2 * MiB, NULL);
+	cm_stream busy = 0;
+	for (int i = 0; i < 12; i++)
+		busy = fixture_stream(&f, true);
+	uintptr_t keep = fixture_malloc(&f, 4096);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	pthread_t t;
+	pthread_create(&t, NULL, open_gate_later, g);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	pthread_join(t, NULL);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.alloc_retries, 1);
+	assert_int_equal(st.ladder_releases, 0); /* nothing idle: keep holds the segment */
+	assert_int_equal(st.ladder_syncs, 1);
+	assert_int_equal(st.fences, 0);
+	assert_int_equal(q, p);
+	assert_int_equal(st.raw_alloc_calls, 2); /* the second one failed */
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_close(&f);
+}
+
+/* Step 3: the cached memory is all in small segments, which step 1 (the
+ * request's own kind) leaves alone; releasing every idle segment helps. */
+static void test_step3_release_all(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * MiB, NULL);
+	uintptr_t small[28];
+	for (int i = 0; i < 28; i++)
+		small[i] = fixture_malloc(&f, MiB);
+	uintptr_t live = fixture_malloc(&f, 30 * MiB);
+	for (int i = 0; i < 28; i++)
+		assert_int_equal(cm_free(f.heap, small[i]), CM_OK);
+	uintptr_t big = fixture_malloc(&f, 20 * MiB);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.ladder_releases, 0);
+	assert_int_equal(st.ladder_syncs, 1);
+	assert_int_equal(st.ladder_release_alls, 1);
+	assert_int_equal(st.released_bytes, 28 * MiB);
+	assert_int_equal(st.oom_count, 0);
+	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	assert_int_equal(cm_free(f.heap, live), CM_OK);
+	fixture_close(&f);
+}
+
+/* Never fits: one report with every field, the error, a consistent cache
+ * that serves later allocations. */
+static void test_never_fits_reports(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * MiB, NULL);
+	cm_stream s = fixture_stream(&f, true);
+	uintptr_t a = fixture_malloc(&f, 30 * MiB);
+	uintptr_t b = fixture_malloc_async(&f, 12 * MiB, s);
+	uintptr_t c = fixture_malloc(&f, 4096);
+	capture cap;
+	capture_open(&cap, &f);
+	uintptr_t p = 1;
+	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB + 1, &p), CM_ERR_OOM);
+	const char *r = capture_text(&cap);
+	assert_true(strncmp(r, "cachemalloc: CUDA out of memory on device 0", 43) == 0);
+	const char *fields[] = {"104857601 bytes asked", "104858112 rounded", "device: 64.00 MiB total",
+				"free", "42.00 MiB allocated", "reserved but unallocated",
+				"largest free block", "fragmentation", "per stream: cudaMalloc",
+				"per stream: stream", "largest segments: 30.00 MiB",
+				"most likely to help:"};
+	for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++)
+		if (!strstr(r, fields[i]))
+			fail_msg("report lacks \"%s\":\n%s", fields[i], r);
+	/* Rate-limited: a second failure right away prints nothing. */
+	size_t len = strlen(r);
+	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB, &p), CM_ERR_OOM);
+	assert_int_equal(strlen(capture_text(&cap)), len);
+	capture_close(&cap, &f);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.oom_count, 2);
+	fixture_check(&f);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	uintptr_t d = fixture_malloc(&f, 40 * MiB);
+	assert_int_equal(cm_free(f.heap, d), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
+	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_fraction_limit(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, "per_process_memory_fraction:0.25");
+	uintptr_t a = fixture_malloc(&f, 200 * MiB);
+	size_t device_allocs = sim_call_count(f.sim, SIM_MEM_ALLOC);
+	capture cap;
+	capture_open(&cap, &f);
+	uintptr_t p;
+	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB, &p), CM_ERR_OOM);
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), device_allocs); /* never asked */
+	assert_non_null(strstr(capture_text(&cap), "raise per_process_memory_fraction"));
+	capture_close(&cap, &f);
+	assert_true(stats(&f).limit_refusals >= 1);
+	uintptr_t b = fixture_malloc(&f, 50 * MiB);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_garbage_collection(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, "garbage_collection_threshold:0.5");
+	uintptr_t a = fixture_malloc(&f, 100 * MiB);
+	uintptr_t b = fixture_malloc(&f, 200 * MiB);
+	assert_int_equal(cm_free(f.heap, a), CM_OK); /* the older idle segment */
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	uintptr_t c = fixture_malloc(&f, 150 * MiB); /* b serves it: no growth */
+	assert_int_equal(c, b);
+	assert_int_equal(stats(&f).gc_releases, 0);
+	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	uintptr_t d = fixture_malloc(&f, 300 * MiB); /* 300 + 300 > 512: collect */
+	cm_stats st = stats(&f);
+	assert_int_equal(st.gc_releases, 1);
+	assert_int_equal(st.released_bytes, 100 * MiB); /* the oldest went, enough */
+	assert_int_equal(st.reserved_bytes, 200 * MiB + 300 * MiB);
+	assert_int_equal(cm_free(f.heap, d), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_release_threshold_trims_at_sync(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, "release_threshold_mb:100");
+	uintptr_t a = fixture_malloc(&f, 300 * MiB);
+	uintptr_t b = fixture_malloc(&f, 50 * MiB);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	cm_thread_flush(f.heap);
+	assert_int_equal(stats(&f).reserved_bytes, 350 * MiB); /* no trim before a sync */
+	fixture_device_sync(&f);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.trims, 1);
+	assert_int_equal(st.reserved_bytes, 50 * MiB);
+	fixture_close(&f);
+}
+
+/* Memory goes back only once no stream can use it: the device free waits
+ * for the pending write on the freed block. */
+static void test_release_waits_for_streams(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * MiB, NULL);
+	cm_stream s = fixture_stream(&f, true);
+	uintptr_t a = fixture_malloc_async(&f, 40 * MiB, s);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, s);
+	assert_int_equal(sim_memset_async(f.sim, 0, a, 7, 40 * MiB, s), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, a, s), CM_OK);
+	pthread_t t;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pthread_create(&t, NULL, open_gate_later, g);
+	uintptr_t b = fixture_malloc(&f, 50 * MiB); /* needs a's memory back */
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	pthread_join(t, NULL);
+	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	assert_true(ms >= 25.0);
+	assert_int_equal(stats(&f).released_bytes, 40 * MiB);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_step1_release_fitting),
+		cmocka_unit_test(test_step2_sync_reclaims_fenced),
+		cmocka_unit_test(test_step3_release_all),
+		cmocka_unit_test(test_never_fits_reports),
+		cmocka_unit_test(test_fraction_limit),
+		cmocka_unit_test(test_garbage_collection),
+		cmocka_unit_test(test_release_threshold_trims_at_sync),
+		cmocka_unit_test(test_release_waits_for_streams),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
