@@ -27,6 +27,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <signal.h>
 #include <string.h>
 #include <strings.h>
 
@@ -468,6 +469,19 @@ static const char *cm_set_oom_snapshot(cm_config *cfg, cm_slice v)
 	return cm_copy_path(v, cfg->oom_snapshot);
 }
 
+static const char *cm_set_report_signal(cm_config *cfg, cm_slice v)
+{
+	if (cm_eq_nocase(v, "none"))
+		cfg->report_signal = 0;
+	else if (cm_eq_nocase(v, "SIGUSR1") || cm_eq_nocase(v, "USR1"))
+		cfg->report_signal = SIGUSR1;
+	else if (cm_eq_nocase(v, "SIGUSR2") || cm_eq_nocase(v, "USR2"))
+		cfg->report_signal = SIGUSR2;
+	else
+		return "unknown signal";
+	return NULL;
+}
+
 static const char *cm_set_memgetinfo(cm_config *cfg, cm_slice v)
 {
 	return cm_parse_bool(v, &cfg->memgetinfo_counts_cache);
@@ -511,6 +525,11 @@ static const cm_option cm_options[] = {
 	{ "oom_snapshot", "path", "none", "a file path of 1 to 4095 bytes",
 	  "on out of memory, write a memory_viz snapshot (pickle) to this path",
 	  cm_set_oom_snapshot },
+	{ "report_signal", "enum", "none",
+	  "none, SIGUSR1 or SIGUSR2",
+	  "on this signal, print the statistics on stderr (and write the "
+	  "oom_snapshot file, if set)",
+	  cm_set_report_signal },
 	{ "memgetinfo_counts_cache", "bool", "true",
 	  "true or false (also True, False, 1, 0)",
 	  "cudaMemGetInfo reports memory idle in the cache as free",

@@ -80,6 +80,11 @@ void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
 /* Bytes cached and idle on the device (reserved but not allocated). */
 size_t cm_idle_bytes(cm_heap *h, int dev);
 
+/* Writes a memory snapshot (a pickle that PyTorch's memory_viz opens) to
+ * path. The recent-actions part is filled only when oom_snapshot is set
+ * (tracing). A failure is reported on err and returned, never fatal. */
+bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
+
 /* Where out-of-memory reports go (default stderr); also restarts their
  * rate limit of one a second. */
 void cm_heap_set_report_stream(cm_heap *h, FILE *out);

@@ -43,6 +43,7 @@ static void cm_device_fini(cm_device *d)
 	}
 	cm_stream_fini_device(d);
 	cm_livemap_free(&d->live);
+	free(d->trace);
 	for (size_t i = 0; i < d->nslabs; i++)
 		free(d->slabs[i]);
 	free(d->slabs);
@@ -62,6 +63,7 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
 	h->ndev = be->device_count;
 	h->round_plain = true;
+	h->fast = cfg->oom_snapshot[0] == '\0';
 	for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
 		h->round_plain &= cfg->roundup_divisions[i] <= 1;
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
@@ -72,8 +74,11 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 		free(h);
 		return CM_ERR_OOM;
 	}
-	for (int i = 0; i < h->ndev; i++)
+	for (int i = 0; i < h->ndev; i++) {
 		cm_device_init(h, &h->devs[i], i);
+		if (!h->fast)
+			cm_trace_init(&h->devs[i]);
+	}
 	*out = h;
 	return CM_OK;
 }
@@ -185,7 +190,7 @@ static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq
 	return cm_grow(d, pool, rq);
 }
 
-static cm_status cm_alloc_locked(cm_device *d, const cm_request *rq, cm_block **out)
+static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 {
 	cm_pool *pool = cm_pool_for(d, rq->consumer, cm_size_is_small(rq->size));
 	cm_block *b;
@@ -201,7 +206,8 @@ static cm_status cm_alloc_locked(cm_device *d, const cm_request *rq, cm_block **
 	if ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)))
 		goto found;
 	d->stats.oom_count++;
-	cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_segment(rq->size)));
+	cm_trace(d, CM_TRACE_OOM, 0, rq->size, cm_trace_stream(rq->consumer));
+	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_segment(rq->size)));
 	return CM_ERR_OOM;
 found:
 	b = cm_block_take(d, b, rq->size);
@@ -246,12 +252,15 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 		goto out;
 	st = cm_alloc_locked(d, &rq, &b);
 	if (st == CM_OK) {
-		if (tc)
+		if (tc && h->fast)
 			cm_tc_hand_out_locked(tc, b);
+		cm_trace(d, CM_TRACE_ALLOC, b->node.addr, b->node.size, cm_trace_stream(rq.consumer));
 		*out = b->node.addr;
 	}
 out:
 	pthread_mutex_unlock(&d->lock);
+	if (rq.reported && h->cfg.oom_snapshot[0])
+		cm_snapshot_write(h, h->cfg.oom_snapshot, stderr);
 	return st;
 }
 
@@ -294,6 +303,8 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 		rec = NULL; /* unknown stream and no memory: fall back to epochs */
 	uint32_t thread = tc ? cm_tc_thread_id(tc) : CM_THREAD_ANY;
 	cm_tag tag = cm_tag_for_free(d, rec, thread);
+	cm_trace(d, CM_TRACE_FREE_REQUESTED, ptr, b->node.size, cm_trace_stream(rec));
+	cm_trace(d, CM_TRACE_FREE_COMPLETED, ptr, b->node.size, cm_trace_stream(rec));
 	cm_tc_before_slow_path_locked(tc, d);
 	b->tag = tag;
 	if (!cm_tc_park_locked(tc, d, b, key, rec))

@@ -203,8 +203,12 @@ struct cm_device {
 	void **slabs;
 	size_t nslabs, slabs_cap;
 
+	struct cm_trace_entry *trace; /* NULL: not tracing (trace.c) */
+	size_t trace_next, trace_count;
 	uint64_t clock; /* logical time for idle ordering */
 	size_t limit;   /* per_process_memory_fraction of the device; 0: not read yet */
+	uint64_t report_last; /* when the last out-of-memory report was printed (ns) */
+	uint64_t report_suppressed;
 	cm_stats stats;
 };
 
@@ -217,12 +221,11 @@ struct cm_heap {
 	cm_config cfg;
 	uint64_t id; /* unique over the process: per-thread caches check it */
 	bool round_plain; /* no roundup_power2_divisions: round inline */
+	bool fast;        /* the per-thread caches may serve (not while tracing) */
 	int ndev;
 	cm_device *devs;
 	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
 	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
-	uint64_t report_last;   /* when the last one was printed (ns) */
-	uint64_t report_suppressed;
 	cm_tc_retired *retired; /* per device, from exited threads */
 };
 
@@ -255,6 +258,7 @@ typedef struct cm_request {
 	cm_stream_rec *consumer; /* NULL: cudaMalloc, consumer stream unknown */
 	uint32_t thread;
 	cm_tcache *tc;
+	bool reported; /* out of memory, and the report was printed */
 } cm_request;
 cm_status cm_stream_init_device(cm_device *d);
 void cm_stream_fini_device(cm_device *d);
@@ -282,6 +286,28 @@ void cm_tc_heap_fini(cm_heap *h);
 void cm_tc_stats(cm_heap *h, int dev, cm_stats *st);
 bool cm_tc_check(cm_heap *h, FILE *err);
 
+/* trace.c */
+enum {
+	CM_TRACE_ALLOC,
+	CM_TRACE_FREE_REQUESTED,
+	CM_TRACE_FREE_COMPLETED,
+	CM_TRACE_SEGMENT_ALLOC,
+	CM_TRACE_SEGMENT_FREE,
+	CM_TRACE_OOM,
+};
+typedef struct cm_trace_entry {
+	uint8_t action;
+	uintptr_t addr;
+	size_t size;
+	cm_stream stream;
+	uint64_t time_us;
+} cm_trace_entry;
+bool cm_trace_init(cm_device *d);
+void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
+const cm_trace_entry *cm_trace_get(const cm_device *d, size_t i);
+const char *cm_trace_action_name(uint8_t action);
+cm_stream cm_trace_stream(const cm_stream_rec *rec);
+
 /* release.c */
 size_t cm_release_all_locked(cm_device *d);
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
@@ -291,7 +317,7 @@ void cm_release_gc_locked(cm_device *d, size_t size);
 void cm_release_trim_locked(cm_device *d);
 
 /* report.c */
-void cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit);
+bool cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit);
 
 /* heap.c */
 void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);

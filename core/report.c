@@ -187,23 +187,29 @@ static uint64_t cm_report_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit)
+/* Returns whether it printed (the snapshot follows the same rate). */
+bool cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit)
 {
 	cm_heap *h = d->heap;
 	uint64_t now = cm_report_now_ns();
-	if (h->report_last && now - h->report_last < 1000000000u) {
-		h->report_suppressed++;
-		return;
+	if (d->report_last && now - d->report_last < 1000000000u) {
+		d->report_suppressed++;
+		return false;
 	}
-	h->report_last = now;
+	d->report_last = now;
 	cm_report r = {0};
 	cm_report_gather(d, &r);
-	cm_report_print(d, rq, &r, over_limit, h->report_suppressed, h->report_out ? h->report_out : stderr);
-	h->report_suppressed = 0;
+	cm_report_print(d, rq, &r, over_limit, d->report_suppressed, h->report_out ? h->report_out : stderr);
+	d->report_suppressed = 0;
+	return true;
 }
 
 void cm_heap_set_report_stream(cm_heap *h, FILE *out)
 {
 	h->report_out = out;
-	h->report_last = 0;
+	for (int i = 0; i < h->ndev; i++) {
+		pthread_mutex_lock(&h->devs[i].lock);
+		h->devs[i].report_last = 0;
+		pthread_mutex_unlock(&h->devs[i].lock);
+	}
 }

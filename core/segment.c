@@ -263,6 +263,7 @@ cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block *
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
 	cm_tree_insert(&pool->root, &b->node);
 	cm_idle_insert(d, seg);
+	cm_trace(d, CM_TRACE_SEGMENT_ALLOC, base, size, cm_trace_stream(pool->stream));
 	*out = b;
 	return CM_OK;
 fail:
@@ -284,6 +285,8 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 	seg->pool->segments--;
 	if (give_back) {
 		const cm_backend *be = d->heap->be;
+		cm_trace(d, CM_TRACE_SEGMENT_FREE, seg->idle.addr, seg->idle.size,
+			 cm_trace_stream(seg->pool->stream));
 		d->stats.raw_free_calls++;
 		be->mem_free(be->ctx, d->index, seg->idle.addr);
 	}

@@ -255,7 +255,7 @@ static inline cm_status cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_
 					   uintptr_t *out)
 {
 	size_t rounded = cm_tc_round(h, size);
-	if (CM_LIKELY(rounded && out && (unsigned)dev < (unsigned)h->ndev) &&
+	if (CM_LIKELY(h->fast && rounded && out && (unsigned)dev < (unsigned)h->ndev) &&
 	    cm_tc_malloc(h, &h->devs[dev], rounded, key, out))
 		return CM_OK;
 	return cm_malloc_slow(h, dev, size, key, out);
@@ -275,7 +275,7 @@ cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr
 
 cm_status cm_free(cm_heap *h, uintptr_t ptr)
 {
-	if (CM_LIKELY(cm_tc_free(h, ptr, CM_KEY_NONE)))
+	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, CM_KEY_NONE)))
 		return CM_OK;
 	return cm_free_slow(h, ptr, CM_KEY_NONE);
 }
@@ -284,7 +284,7 @@ cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
 {
 	if (s == CM_KEY_NONE)
 		return CM_ERR_INVALID;
-	if (CM_LIKELY(cm_tc_free(h, ptr, s)))
+	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, s)))
 		return CM_OK;
 	return cm_free_slow(h, ptr, s);
 }
@@ -330,7 +330,7 @@ void cm_tc_before_slow_path_locked(cm_tcache *tc, cm_device *d)
 bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 		       cm_stream_rec *rec)
 {
-	if (!tc || !cm_tc_worth_parking(d, key))
+	if (!tc || !d->heap->fast || !cm_tc_worth_parking(d, key))
 		return false;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, key)];
 	uint64_t devgen = cm_tc_devgen(d);

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -510,6 +511,22 @@ static void test_bad_words(void **state)
 	check_bad_value("stats", "exit-json");
 	check_bad_value("stats", "exit-json:");
 	check_bad_value("stats", "exitt");
+	check_bad_value("report_signal", "SIGKILL");
+	check_bad_value("report_signal", "10");
+}
+
+static void test_report_signal(void **state)
+{
+	(void)state;
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	assert_int_equal(cfg.report_signal, 0);
+	assert_int_equal(cm_config_parse(&cfg, "report_signal:SIGUSR1", NULL), 0);
+	assert_int_equal(cfg.report_signal, SIGUSR1);
+	assert_int_equal(cm_config_parse(&cfg, "report_signal:usr2", NULL), 0);
+	assert_int_equal(cfg.report_signal, SIGUSR2);
+	assert_int_equal(cm_config_parse(&cfg, "report_signal:none", NULL), 0);
+	assert_int_equal(cfg.report_signal, 0);
 }
 
 static void test_out_of_range_message(void **state)
@@ -1000,6 +1017,7 @@ int main(void)
 		cmocka_unit_test(test_roundup_unclosed_recovers),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_bad_words),
+		cmocka_unit_test(test_report_signal),
 		cmocka_unit_test(test_out_of_range_message),
 		cmocka_unit_test(test_huge_numbers),
 		cmocka_unit_test(test_unknown_key),

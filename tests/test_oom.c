@@ -1,6 +1,7 @@
 /* tests/test_oom.c - the out-of-memory ladder, step by step, on a small
  * simulated device; the report and its fields; the release policies. */
 #include <pthread.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -251,8 +252,75 @@ static void test_release_waits_for_streams(void **state)
 	fixture_close(&f);
 }
 
-int main(void)
+static const char *check_script;
+
+static bool have_python(void)
 {
+	return system("python3 -c 'import pickle' >/dev/null 2>&1") == 0;
+}
+
+/* oom_snapshot: written at the failure, a valid pickle of the right shape
+ * with the recent actions; a symlink at the path is replaced, not followed;
+ * an unwritable path is reported and harmless. */
+static void test_oom_snapshot(void **state)
+{
+	(void)state;
+	if (!check_script || !have_python())
+		skip();
+	char dir[] = "/tmp/cm-snapXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256], victim[256], cmd[1024];
+	snprintf(path, sizeof(path), "%s/snap.pickle", dir);
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	FILE *v = fopen(victim, "w");
+	fputs("untouched", v);
+	fclose(v);
+	assert_int_equal(symlink(victim, path), 0);
+
+	char conf[512];
+	snprintf(conf, sizeof(conf), "oom_snapshot:%s", path);
+	fixture f;
+	fixture_open(&f, 64 * MiB, conf);
+	cm_stream s = fixture_stream(&f, true);
+	uintptr_t a = fixture_malloc(&f, 30 * MiB), b = fixture_malloc_async(&f, 8192, s);
+	uintptr_t c = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	capture cap;
+	capture_open(&cap, &f);
+	uintptr_t p;
+	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB, &p), CM_ERR_OOM);
+	capture_close(&cap, &f);
+	struct stat st;
+	assert_int_equal(lstat(path, &st), 0);
+	assert_true(S_ISREG(st.st_mode)); /* the link was replaced */
+	v = fopen(victim, "r");
+	char text[32] = "";
+	assert_non_null(fgets(text, sizeof(text), v));
+	fclose(v);
+	assert_string_equal(text, "untouched");
+	snprintf(cmd, sizeof(cmd), "python3 %s %s alloc free_requested free_completed segment_alloc oom",
+		 check_script, path);
+	assert_int_equal(system(cmd), 0);
+
+	/* On demand, and a failure to write is only reported. */
+	assert_true(cm_snapshot_write(f.heap, path, stderr));
+	char *err = NULL;
+	size_t len;
+	FILE *e = open_memstream(&err, &len);
+	assert_false(cm_snapshot_write(f.heap, "/nonexistent-dir/x.pickle", e));
+	fclose(e);
+	assert_non_null(strstr(err, "cannot write the memory snapshot /nonexistent-dir/x.pickle"));
+	free(err);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
+	fixture_close(&f);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+int main(int argc, char **argv)
+{
+	check_script = argc > 1 ? argv[1] : NULL;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step1_release_fitting),
 		cmocka_unit_test(test_step2_sync_reclaims_fenced),
@@ -262,6 +330,7 @@ int main(void)
 		cmocka_unit_test(test_garbage_collection),
 		cmocka_unit_test(test_release_threshold_trims_at_sync),
 		cmocka_unit_test(test_release_waits_for_streams),
+		cmocka_unit_test(test_oom_snapshot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,249 @@
+/* core/snapshot.c - memory snapshots that PyTorch's memory visualizer opens.
+ *
+ * The file is a pickle (protocol 2) of the structure that
+ * torch.cuda.memory._snapshot() returns: "segments" (each with its blocks
+ * and their states) and "device_traces" (per device, the recent actions of
+ * trace.c). Only dicts, lists, tuples, ints, floats, strings, booleans and
+ * None are written, so any unpickler can read it and nothing in it runs.
+ * It is written to a new temporary file in the target folder, then renamed
+ * over the path: a symlink at the path is replaced, never followed.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+typedef struct cm_pickle {
+	unsigned char *buf;
+	size_t len, cap;
+	bool failed;
+} cm_pickle;
+
+static void pk_bytes(cm_pickle *p, const void *data, size_t n)
+{
+	if (p->failed)
+		return;
+	if (p->len + n > p->cap) {
+		size_t cap = p->cap ? p->cap : 4096;
+		while (cap < p->len + n)
+			cap *= 2;
+		unsigned char *buf = realloc(p->buf, cap);
+		if (!buf) {
+			p->failed = true;
+			return;
+		}
+		p->buf = buf;
+		p->cap = cap;
+	}
+	memcpy(p->buf + p->len, data, n);
+	p->len += n;
+}
+
+static void pk_op(cm_pickle *p, unsigned char op)
+{
+	pk_bytes(p, &op, 1);
+}
+
+static void pk_le(cm_pickle *p, uint64_t v, int n)
+{
+	for (int i = 0; i < n; i++)
+		pk_op(p, (unsigned char)(v >> (8 * i)));
+}
+
+/* Non-negative integers: BININT1, BININT2, BININT, or LONG1 (addresses). */
+static void pk_uint(cm_pickle *p, uint64_t v)
+{
+	if (v < 0x100) {
+		pk_op(p, 'K');
+		pk_le(p, v, 1);
+	} else if (v < 0x10000) {
+		pk_op(p, 'M');
+		pk_le(p, v, 2);
+	} else if (v < 0x80000000u) {
+		pk_op(p, 'J');
+		pk_le(p, v, 4);
+	} else {
+		pk_op(p, 0x8a); /* LONG1: little-endian two's complement */
+		pk_op(p, 9);
+		pk_le(p, v, 8);
+		pk_op(p, 0);
+	}
+}
+
+static void pk_str(cm_pickle *p, const char *s)
+{
+	size_t n = strlen(s);
+	pk_op(p, 'X'); /* BINUNICODE */
+	pk_le(p, n, 4);
+	pk_bytes(p, s, n);
+}
+
+static void pk_bool(cm_pickle *p, bool v)
+{
+	pk_op(p, v ? 0x88 : 0x89);
+}
+
+/* Containers: EMPTY_DICT/EMPTY_LIST, MARK, items, SETITEMS/APPENDS. */
+static void pk_dict_begin(cm_pickle *p) { pk_op(p, '}'); pk_op(p, '('); }
+static void pk_dict_end(cm_pickle *p) { pk_op(p, 'u'); }
+static void pk_list_begin(cm_pickle *p) { pk_op(p, ']'); pk_op(p, '('); }
+static void pk_list_end(cm_pickle *p) { pk_op(p, 'e'); }
+
+static void pk_key_uint(cm_pickle *p, const char *key, uint64_t v)
+{
+	pk_str(p, key);
+	pk_uint(p, v);
+}
+
+static void pk_key_str(cm_pickle *p, const char *key, const char *v)
+{
+	pk_str(p, key);
+	pk_str(p, v);
+}
+
+static void pk_empty_frames(cm_pickle *p)
+{
+	pk_str(p, "frames");
+	pk_list_begin(p);
+	pk_list_end(p);
+}
+
+static const char *cm_snapshot_block_state(const cm_block *b)
+{
+	if (b->state == CM_BLOCK_FREE)
+		return "inactive";
+	uintptr_t owner = atomic_load(&b->owner);
+	return (owner & CM_OWNER_MASK) == CM_OWNER_PARKED ? "inactive" : "active_allocated";
+}
+
+static void cm_snapshot_segment(cm_pickle *p, const cm_device *d, const cm_segment *seg)
+{
+	uint64_t used = 0, requested = 0;
+	for (const cm_block *b = seg->first; b; b = b->next)
+		if (b->state == CM_BLOCK_USED) {
+			used += b->node.size;
+			requested += b->requested;
+		}
+	pk_dict_begin(p);
+	pk_key_uint(p, "device", (uint64_t)d->index);
+	pk_key_uint(p, "address", seg->idle.addr);
+	pk_key_uint(p, "total_size", seg->idle.size);
+	pk_key_uint(p, "allocated_size", used);
+	pk_key_uint(p, "active_size", used);
+	pk_key_uint(p, "requested_size", requested);
+	pk_key_uint(p, "stream", cm_trace_stream(seg->pool->stream));
+	pk_key_str(p, "segment_type", seg->pool->small ? "small" : "large");
+	pk_str(p, "segment_pool_id");
+	pk_uint(p, 0);
+	pk_uint(p, 0);
+	pk_op(p, 0x86); /* TUPLE2 */
+	pk_str(p, "is_expandable");
+	pk_bool(p, false);
+	pk_empty_frames(p);
+	pk_str(p, "blocks");
+	pk_list_begin(p);
+	for (const cm_block *b = seg->first; b; b = b->next) {
+		pk_dict_begin(p);
+		pk_key_uint(p, "address", b->node.addr);
+		pk_key_uint(p, "size", b->node.size);
+		pk_key_uint(p, "requested_size", b->state == CM_BLOCK_USED ? b->requested : 0);
+		pk_key_str(p, "state", cm_snapshot_block_state(b));
+		pk_empty_frames(p);
+		pk_dict_end(p);
+	}
+	pk_list_end(p);
+	pk_dict_end(p);
+}
+
+static void cm_snapshot_trace(cm_pickle *p, const cm_device *d)
+{
+	pk_list_begin(p);
+	for (size_t i = 0; i < d->trace_count; i++) {
+		const cm_trace_entry *e = cm_trace_get(d, i);
+		pk_dict_begin(p);
+		pk_key_str(p, "action", cm_trace_action_name(e->action));
+		pk_key_uint(p, "addr", e->addr);
+		pk_key_uint(p, "size", e->size);
+		pk_key_uint(p, "stream", e->stream);
+		pk_key_uint(p, "time_us", e->time_us);
+		if (e->action == CM_TRACE_OOM)
+			pk_key_uint(p, "device_free", 0);
+		pk_empty_frames(p);
+		pk_dict_end(p);
+	}
+	pk_list_end(p);
+}
+
+/* The whole pickle, each device read under its own lock in turn. */
+static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
+{
+	cm_pickle traces = {0};
+	pk_op(out, 0x80); /* PROTO 2 */
+	pk_op(out, 2);
+	pk_dict_begin(out);
+	pk_str(out, "segments");
+	pk_list_begin(out);
+	for (int i = 0; i < h->ndev; i++) {
+		cm_device *d = &h->devs[i];
+		pthread_mutex_lock(&d->lock);
+		for (size_t j = 0; j < d->nsegs; j++)
+			cm_snapshot_segment(out, d, d->segs[j]);
+		cm_snapshot_trace(&traces, d);
+		pthread_mutex_unlock(&d->lock);
+	}
+	pk_list_end(out);
+	pk_str(out, "device_traces");
+	pk_list_begin(out);
+	pk_bytes(out, traces.buf, traces.len);
+	pk_list_end(out);
+	pk_dict_end(out);
+	pk_op(out, '.');
+	free(traces.buf);
+	return !out->failed && !traces.failed;
+}
+
+static bool cm_snapshot_write_file(const char *path, const cm_pickle *p, FILE *err)
+{
+	size_t n = strlen(path);
+	char *tmp = malloc(n + 8);
+	if (!tmp)
+		return false;
+	memcpy(tmp, path, n);
+	memcpy(tmp + n, ".XXXXXX", 8);
+	int fd = mkstemp(tmp); /* a new file (O_EXCL): nothing is followed */
+	bool ok = fd >= 0;
+	for (size_t at = 0; ok && at < p->len;) {
+		ssize_t w = write(fd, p->buf + at, p->len - at);
+		if (w < 0 && errno == EINTR)
+			continue;
+		ok = w > 0;
+		at += ok ? (size_t)w : 0;
+	}
+	ok = ok && fchmod(fd, 0644) == 0;
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	ok = ok && rename(tmp, path) == 0;
+	if (!ok) {
+		fprintf(err, "cachemalloc: cannot write the memory snapshot %s: %s\n", path,
+			strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	return ok;
+}
+
+bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err)
+{
+	cm_pickle p = {0};
+	bool ok = cm_snapshot_build(h, &p);
+	if (!ok)
+		fprintf(err, "cachemalloc: no memory to build the snapshot for %s\n", path);
+	else
+		ok = cm_snapshot_write_file(path, &p, err);
+	free(p.buf);
+	return ok;
+}

@@ -1,0 +1,59 @@
+/* core/trace.c - the recent actions of each device, for snapshots.
+ *
+ * A bounded ring (CM_TRACE_ENTRIES per device, the oldest overwritten) of
+ * allocations, frees, segment allocations and frees, and out-of-memory
+ * failures, as PyTorch's memory history records them. Recording happens
+ * under the device lock, so a heap that traces serves every call through
+ * the locked path (tcache.c's fast path is off): tracing is for
+ * diagnosis, enabled by oom_snapshot.
+ */
+#include <stdlib.h>
+#include <time.h>
+
+#include "internal.h"
+
+#define CM_TRACE_ENTRIES 16384
+
+const char *cm_trace_action_name(uint8_t action)
+{
+	static const char *names[] = {"alloc", "free_requested", "free_completed",
+				      "segment_alloc", "segment_free", "oom"};
+	return action < sizeof(names) / sizeof(*names) ? names[action] : "unknown";
+}
+
+bool cm_trace_init(cm_device *d)
+{
+	d->trace = calloc(CM_TRACE_ENTRIES, sizeof(*d->trace));
+	return d->trace != NULL;
+}
+
+void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stream stream)
+{
+	if (!d->trace)
+		return;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	cm_trace_entry *e = &d->trace[d->trace_next];
+	*e = (cm_trace_entry){
+		.action = action,
+		.addr = addr,
+		.size = size,
+		.stream = stream,
+		.time_us = (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u,
+	};
+	d->trace_next = (d->trace_next + 1) % CM_TRACE_ENTRIES;
+	if (d->trace_count < CM_TRACE_ENTRIES)
+		d->trace_count++;
+}
+
+/* The i-th retained entry, oldest first. */
+const cm_trace_entry *cm_trace_get(const cm_device *d, size_t i)
+{
+	size_t first = (d->trace_next + CM_TRACE_ENTRIES - d->trace_count) % CM_TRACE_ENTRIES;
+	return &d->trace[(first + i) % CM_TRACE_ENTRIES];
+}
+
+cm_stream cm_trace_stream(const cm_stream_rec *rec)
+{
+	return rec && rec->kind != CM_SK_LEGACY ? rec->handle : 0;
+}
