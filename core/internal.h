@@ -243,6 +243,7 @@ cm_segment *cm_segment_find(cm_device *d, uintptr_t addr);
 cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
 cm_block *cm_block_put(cm_device *d, cm_block *b);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
+bool cm_block_has_free_neighbour(const cm_block *b);
 bool cm_livemap_insert(cm_livemap *m, cm_block *b);
 cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
 void cm_livemap_remove(cm_livemap *m, uintptr_t addr);

@@ -370,6 +370,12 @@ cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size)
 	return b;
 }
 
+bool cm_block_has_free_neighbour(const cm_block *b)
+{
+	return (b->prev && b->prev->state == CM_BLOCK_FREE) ||
+	       (b->next && b->next->state == CM_BLOCK_FREE);
+}
+
 /* Absorbs FREE neighbour n (just after b) into b. */
 static void cm_block_absorb(cm_device *d, cm_block *b, cm_block *n)
 {

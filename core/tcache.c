@@ -1,7 +1,9 @@
 /* core/tcache.c - per-thread caches: the lock-free fast path.
  *
  * A thread's cache parks blocks it freed and serves its next allocations of
- * the same rounded size, stream and device without the device lock. While
+ * the same rounded size, stream and device without the device lock (small
+ * blocks are also freed without it; large ones park under it, see
+ * cm_tc_large_ok). While
  * parked, a block stays USED for its device (in the live map, counted as
  * allocated): the cache only borrows it. Bounds: CM_TC_DEPTH blocks per
  * bin, CM_TC_MAX_BYTES in all; the slow path gives a thread's parked blocks
@@ -67,6 +69,7 @@ struct cm_tcache {
 	uint32_t thread;
 	uint64_t tickets;
 	size_t parked_bytes;
+	cm_tc_bin *large_bin; /* the one bin that may hold large blocks, or NULL */
 	int ndev;
 	cm_tc_dev *devs;
 	cm_tcache *next, *prev; /* heap->tcaches */
@@ -176,7 +179,8 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_str
 						     (uintptr_t)tc | CM_OWNER_LIVE,
 						     memory_order_acq_rel, memory_order_acquire))
 		return false; /* stolen by the OOM ladder: the slow path flushes */
-	bin->count--;
+	if (--bin->count == 0 && bin == tc->large_bin)
+		tc->large_bin = NULL;
 	tc->parked_bytes -= rounded;
 	cm_tc_register(tc, d, b);
 	cm_tc_count(&cm_tc_dev_of(tc, d->index)->hits);
@@ -195,6 +199,22 @@ static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b)
 {
 	bin->blocks[bin->count++] = b;
 	tc->parked_bytes += b->node.size;
+	if (b->node.size > CM_SMALL_REQUEST)
+		tc->large_bin = bin;
+}
+
+/* A parked block neither merges nor competes in best fit; on large
+ * segments that changes placement and grows the cache (measured on the
+ * traces of ../shared/traces). So a large block parks only when it would
+ * not have merged (no free neighbour, read under the lock: large frees
+ * take the locked path), and only one bin of them at a time, given back
+ * before any other large free or any miss: the pools stay as they would
+ * be without the cache, and free-then-allocate of one size stays cheap. */
+static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, const cm_block *b)
+{
+	if (b->node.size <= CM_SMALL_REQUEST)
+		return true;
+	return (!tc->large_bin || tc->large_bin == bin) && !cm_block_has_free_neighbour(b);
 }
 
 /* Whether a block freed this way is worth parking: a cudaMalloc block the
@@ -225,6 +245,8 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	 * only take it by freeing the same pointer at this very moment, a
 	 * double free; so a plain store suffices here, not a CAS. */
 	size_t size = b->node.size;
+	if (size > CM_SMALL_REQUEST)
+		return false; /* parks under the lock: see cm_tc_large_ok */
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
 	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key))
 		return false;
@@ -303,6 +325,8 @@ static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 	}
 	tc->parked_bytes -= (size_t)bin->count * bin->size;
 	bin->count = 0;
+	if (bin == tc->large_bin)
+		tc->large_bin = NULL;
 }
 
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
@@ -338,13 +362,18 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 		return false; /* never two device locks */
 	if (bin->count && (bin->size != b->node.size || bin->key != key || bin->devgen != devgen))
 		cm_tc_bin_flush(tc, bin, d);
+	if (b->node.size > CM_SMALL_REQUEST && tc->large_bin && tc->large_bin != bin) {
+		if (tc->large_bin->devgen >> 32 != (uint64_t)d->index)
+			return false;
+		cm_tc_bin_flush(tc, tc->large_bin, d);
+	}
 	if (!bin->count) {
 		bin->size = b->node.size;
 		bin->key = key;
 		bin->devgen = devgen;
 		bin->rec = rec;
 	}
-	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key))
+	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b))
 		return false;
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	cm_tc_push(tc, bin, b);
@@ -417,6 +446,7 @@ static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 	memset(tc->bins, 0, sizeof(tc->bins));
 	memset(tc->live, 0, sizeof(tc->live));
 	tc->parked_bytes = 0;
+	tc->large_bin = NULL;
 	tc->devs = calloc((size_t)h->ndev, sizeof(*tc->devs));
 	tc->ndev = tc->devs ? h->ndev : 0;
 }

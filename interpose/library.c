@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -29,6 +30,63 @@ static void cm_lib_forked_child(void)
 	atomic_store(&cm_lib_heap_ptr, NULL);
 }
 
+/* report_signal: the handler only writes a byte to a pipe (async-signal
+ * safe); a thread of the library's own prints the report. */
+static int cm_lib_signal_pipe[2] = {-1, -1};
+
+static void cm_lib_on_signal(int sig)
+{
+	(void)sig;
+	int saved = errno;
+	char c = 1;
+	ssize_t ignored = write(cm_lib_signal_pipe[1], &c, 1);
+	(void)ignored;
+	errno = saved;
+}
+
+static void *cm_lib_signal_thread(void *arg)
+{
+	cm_heap *h = arg;
+	const cm_config *cfg = cm_config_get();
+	char c;
+	for (;;) {
+		ssize_t n = read(cm_lib_signal_pipe[0], &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return NULL;
+		cm_stats st;
+		cm_stats_get(h, -1, &st);
+		cm_stats_print_text(&st, stderr);
+		if (cfg->oom_snapshot[0])
+			cm_snapshot_write(h, cfg->oom_snapshot, stderr);
+	}
+}
+
+static void cm_lib_watch_signal(cm_heap *h, int sig)
+{
+	pthread_t t;
+	sigset_t all, old;
+	if (pipe2(cm_lib_signal_pipe, O_CLOEXEC) != 0) {
+		fprintf(stderr, "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
+		return;
+	}
+	fcntl(cm_lib_signal_pipe[1], F_SETFL, O_NONBLOCK);
+	/* The thread takes no signal of the program's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int err = pthread_create(&t, NULL, cm_lib_signal_thread, h);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0) {
+		fprintf(stderr, "cachemalloc: report_signal: cannot start its thread: %s\n", strerror(err));
+		return;
+	}
+	pthread_detach(t);
+	struct sigaction sa = {.sa_handler = cm_lib_on_signal, .sa_flags = SA_RESTART};
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
 static void cm_lib_init(void)
 {
 	if (!cm_real_resolve())
@@ -50,6 +108,8 @@ static void cm_lib_init(void)
 		return;
 	}
 	pthread_atfork(NULL, NULL, cm_lib_forked_child);
+	if (cfg->report_signal)
+		cm_lib_watch_signal(h, cfg->report_signal);
 	atomic_store_explicit(&cm_lib_heap_ptr, h, memory_order_release);
 }
 
