@@ -72,12 +72,14 @@ typedef struct cm_ptr_info {
 	bool ours;          /* inside a segment of the cache */
 	bool live;          /* the start of a block held by the program */
 	bool segment_start; /* ...which is also the start of its segment */
+	bool expandable;    /* ...in an expandable segment */
 	int dev;
 	size_t size;        /* the block's rounded size */
 } cm_ptr_info;
 void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
 
-/* Bytes cached and idle on the device (reserved but not allocated). */
+/* Bytes cached and idle on the device (reserved but not allocated; the
+ * calling thread's parked blocks are given back first). */
 size_t cm_idle_bytes(cm_heap *h, int dev);
 
 /* Writes a memory snapshot (a pickle that PyTorch's memory_viz opens) to

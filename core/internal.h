@@ -113,11 +113,14 @@ typedef struct cm_block {
 #define cm_block_of(n) ((cm_block *)((char *)(n)-offsetof(cm_block, node)))
 
 struct cm_segment {
-	cm_tnode idle;  /* in dev->idle_* while wholly free */
+	cm_tnode idle;  /* in dev->idle_* while wholly free; extent: addr, size */
 	bool is_idle;
+	bool expandable; /* a VMM range, mapped up to idle.size (expandable.c) */
 	cm_pool *pool;
 	cm_block *first;
 	uint64_t idle_since; /* dev->clock when it became wholly free */
+	size_t chunk, va_size;  /* expandable: mapping unit, reserved range */
+	cm_mem_handle *handles; /* expandable: one per mapped chunk */
 };
 
 #define cm_seg_base(s) ((s)->first->node.addr)
@@ -129,6 +132,7 @@ struct cm_pool {
 	cm_stream_rec *stream; /* consumer stream; NULL: cudaMalloc's pool */
 	bool small;
 	size_t segments;
+	cm_segment *expandable; /* the pool's expandable segment, if any */
 };
 
 enum cm_stream_kind { CM_SK_LEGACY, CM_SK_PER_THREAD, CM_SK_BLOCKING, CM_SK_NONBLOCKING };
@@ -244,6 +248,16 @@ cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
 cm_block *cm_block_put(cm_device *d, cm_block *b);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
 bool cm_block_has_free_neighbour(const cm_block *b);
+cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
+cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
+void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
+
+/* expandable.c */
+bool cm_exp_supported(const cm_device *d);
+cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size);
+size_t cm_exp_trim(cm_device *d, cm_segment *seg);
+size_t cm_exp_trim_all(cm_device *d);
+void cm_exp_release(cm_device *d, cm_segment *seg);
 bool cm_livemap_insert(cm_livemap *m, cm_block *b);
 cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
 void cm_livemap_remove(cm_livemap *m, uintptr_t addr);
@@ -267,6 +281,7 @@ cm_stream_rec *cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc);
 cm_tag cm_tag_for_free(cm_device *d, cm_stream_rec *s, uint32_t thread);
 cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);
+bool cm_tag_poll_complete(cm_device *d, const cm_tag *t);
 cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b);
 cm_status cm_device_sync_locked(cm_device *d);
 cm_status cm_event_get(cm_device *d, cm_event *out);

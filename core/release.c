@@ -74,7 +74,7 @@ static size_t cm_release_sorted(cm_device *d, size_t want,
 
 size_t cm_release_all_locked(cm_device *d)
 {
-	return cm_release_sorted(d, SIZE_MAX, NULL);
+	return cm_exp_trim_all(d) + cm_release_sorted(d, SIZE_MAX, NULL);
 }
 
 /* Ladder step 1, among the idle segments of the request's kind (small or
@@ -82,6 +82,9 @@ size_t cm_release_all_locked(cm_device *d)
  * this size; else the largest ones until they add up. */
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small)
 {
+	size_t trimmed = cm_exp_trim_all(d);
+	if (trimmed)
+		return trimmed;
 	cm_tnode *root = small ? d->idle_small : d->idle_large;
 	cm_tnode *best = cm_tree_lower_bound(root, size, 0);
 	if (best)
@@ -144,6 +147,6 @@ void cm_release_trim_locked(cm_device *d)
 	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes - d->stats.inactive_split_bytes;
 	if (keep == SIZE_MAX || idle <= keep)
 		return;
-	if (cm_release_sorted(d, idle - keep, cm_release_by_age))
+	if (cm_exp_trim_all(d) + cm_release_sorted(d, idle - keep, cm_release_by_age))
 		d->stats.trims++;
 }

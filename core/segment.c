@@ -228,97 +228,6 @@ static void cm_idle_remove(cm_device *d, cm_segment *seg)
 
 /* ---- segments ---- */
 
-/* Obtains a segment from the backend: on success it is one FREE block, in
- * pool's index and the idle index, its work trivially complete. */
-cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block **out)
-{
-	const cm_backend *be = d->heap->be;
-	cm_segment *seg = calloc(1, sizeof(*seg));
-	cm_block *b = cm_block_new(d);
-	uintptr_t base = 0;
-	cm_status st = CM_ERR_OOM;
-
-	if (!seg || !b)
-		goto fail;
-	d->stats.raw_alloc_calls++;
-	st = be->mem_alloc(be->ctx, d->index, size, &base);
-	if (st != CM_OK)
-		goto fail;
-	seg->pool = pool;
-	seg->first = b;
-	seg->idle.addr = base;
-	seg->idle.size = size;
-	b->seg = seg;
-	b->node.addr = base;
-	b->node.size = size;
-	b->state = CM_BLOCK_FREE;
-	if (!cm_segtab_insert(d, seg)) {
-		be->mem_free(be->ctx, d->index, base);
-		st = CM_ERR_OOM;
-		goto fail;
-	}
-	pool->segments++;
-	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)size);
-	CM_LEVEL(&d->stats, segments, 1);
-	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
-	cm_tree_insert(&pool->root, &b->node);
-	cm_idle_insert(d, seg);
-	cm_trace(d, CM_TRACE_SEGMENT_ALLOC, base, size, cm_trace_stream(pool->stream));
-	*out = b;
-	return CM_OK;
-fail:
-	free(seg);
-	if (b)
-		cm_block_delete(d, b);
-	return st;
-}
-
-/* Forgets a wholly free segment, giving its memory back to the backend
- * unless give_back is false (after a device reset freed it already). */
-void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
-{
-	cm_block *b = seg->first;
-	cm_assert(b->state == CM_BLOCK_FREE && !b->next && seg->is_idle);
-	cm_tree_remove(&seg->pool->root, &b->node);
-	cm_idle_remove(d, seg);
-	cm_segtab_remove(d, seg);
-	seg->pool->segments--;
-	if (give_back) {
-		const cm_backend *be = d->heap->be;
-		cm_trace(d, CM_TRACE_SEGMENT_FREE, seg->idle.addr, seg->idle.size,
-			 cm_trace_stream(seg->pool->stream));
-		d->stats.raw_free_calls++;
-		be->mem_free(be->ctx, d->index, seg->idle.addr);
-	}
-	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)seg->idle.size);
-	CM_LEVEL(&d->stats, segments, -1);
-	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
-	cm_block_delete(d, b);
-	free(seg);
-}
-
-/* Hands a wholly free segment to another pool (a cross-stream steal). The
- * block keeps its tag: the caller still proves reuse safe. */
-void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to)
-{
-	cm_block *b = seg->first;
-	(void)d;
-	cm_assert(seg->is_idle && seg->pool->small == to->small);
-	cm_tree_remove(&seg->pool->root, &b->node);
-	seg->pool->segments--;
-	seg->pool = to;
-	to->segments++;
-	cm_tree_insert(&to->root, &b->node);
-}
-
-static bool cm_block_should_split(const cm_device *d, const cm_block *b, size_t size)
-{
-	size_t rest = b->node.size - size;
-	if (b->seg->pool->small)
-		return rest >= CM_MIN_BLOCK;
-	return size < d->heap->cfg.max_split_size && rest > CM_LARGE_MIN_REMAINDER;
-}
-
 static void cm_block_link_after(cm_block *b, cm_block *n)
 {
 	n->prev = b;
@@ -336,6 +245,174 @@ static void cm_block_unlink(cm_block *b)
 		b->seg->first = b->next;
 	if (b->next)
 		b->next->prev = b->prev;
+}
+
+/* Makes seg (extent seg->idle.addr, size bytes, obtained by the caller)
+ * one FREE block in pool's index and the idle index, its work trivially
+ * complete. */
+cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size)
+{
+	cm_block *b = cm_block_new(d);
+	if (!b)
+		return CM_ERR_OOM;
+	seg->pool = pool;
+	seg->first = b;
+	seg->idle.size = size;
+	b->seg = seg;
+	b->node.addr = seg->idle.addr;
+	b->node.size = size;
+	b->state = CM_BLOCK_FREE;
+	if (!cm_segtab_insert(d, seg)) {
+		cm_block_delete(d, b);
+		return CM_ERR_OOM;
+	}
+	pool->segments++;
+	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)size);
+	CM_LEVEL(&d->stats, segments, 1);
+	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
+	cm_tree_insert(&pool->root, &b->node);
+	cm_idle_insert(d, seg);
+	cm_trace(d, CM_TRACE_SEGMENT_ALLOC, seg->idle.addr, size, cm_trace_stream(pool->stream));
+	return CM_OK;
+}
+
+/* Obtains a segment from the backend (see cm_segment_adopt). */
+cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block **out)
+{
+	const cm_backend *be = d->heap->be;
+	cm_segment *seg = calloc(1, sizeof(*seg));
+	if (!seg)
+		return CM_ERR_OOM;
+	d->stats.raw_alloc_calls++;
+	cm_status st = be->mem_alloc(be->ctx, d->index, size, &seg->idle.addr);
+	if (st == CM_OK && (st = cm_segment_adopt(d, pool, seg, size)) != CM_OK)
+		be->mem_free(be->ctx, d->index, seg->idle.addr);
+	if (st != CM_OK) {
+		free(seg);
+		return st;
+	}
+	*out = seg->first;
+	return CM_OK;
+}
+
+static cm_block *cm_segment_last(cm_segment *seg)
+{
+	cm_block *b = seg->first;
+	while (b->next)
+		b = b->next;
+	return b;
+}
+
+/* An expandable segment got bytes more mapped at its end: they join its
+ * last block if free, else become a new free block. Returns that block. */
+cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes)
+{
+	cm_pool *pool = seg->pool;
+	cm_block *last = cm_segment_last(seg);
+	if (seg->is_idle)
+		cm_idle_remove(d, seg);
+	if (last->state == CM_BLOCK_FREE) {
+		cm_tree_remove(&pool->root, &last->node);
+		last->node.size += bytes;
+	} else {
+		cm_block *b = cm_block_new(d);
+		if (!b)
+			return NULL; /* the caller's chunks stay mapped, unused until trimmed */
+		b->seg = seg;
+		b->node.addr = seg->idle.addr + seg->idle.size;
+		b->node.size = bytes;
+		b->state = CM_BLOCK_FREE;
+		cm_block_link_after(last, b);
+		last = b;
+	}
+	seg->idle.size += bytes;
+	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)bytes);
+	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)bytes);
+	cm_tree_insert(&pool->root, &last->node);
+	if (!last->prev)
+		cm_idle_insert(d, seg);
+	return last;
+}
+
+/* The last bytes of an expandable segment, inside its free last block,
+ * are about to be unmapped (not all of the segment). */
+void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
+{
+	cm_pool *pool = seg->pool;
+	cm_block *last = cm_segment_last(seg);
+	cm_assert(last->state == CM_BLOCK_FREE && last->node.size >= bytes && bytes < seg->idle.size);
+	if (seg->is_idle)
+		cm_idle_remove(d, seg);
+	cm_tree_remove(&pool->root, &last->node);
+	if (last->node.size == bytes) {
+		cm_block_unlink(last);
+		cm_block_delete(d, last);
+	} else {
+		last->node.size -= bytes;
+		cm_tree_insert(&pool->root, &last->node);
+	}
+	seg->idle.size -= bytes;
+	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)bytes);
+	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)bytes);
+	if (seg->first->state == CM_BLOCK_FREE && !seg->first->next)
+		cm_idle_insert(d, seg);
+}
+
+/* Forgets a wholly free segment, giving its memory back to the backend
+ * unless give_back is false (after a device reset freed it already). */
+void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
+{
+	cm_block *b = seg->first;
+	cm_assert(b->state == CM_BLOCK_FREE && !b->next && seg->is_idle);
+	cm_tree_remove(&seg->pool->root, &b->node);
+	cm_idle_remove(d, seg);
+	cm_segtab_remove(d, seg);
+	seg->pool->segments--;
+	if (give_back) {
+		const cm_backend *be = d->heap->be;
+		cm_trace(d, CM_TRACE_SEGMENT_FREE, seg->idle.addr, seg->idle.size,
+			 cm_trace_stream(seg->pool->stream));
+		if (seg->expandable) {
+			cm_exp_release(d, seg);
+		} else {
+			d->stats.raw_free_calls++;
+			be->mem_free(be->ctx, d->index, seg->idle.addr);
+		}
+	} else if (seg->expandable) {
+		free(seg->handles);
+	}
+	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)seg->idle.size);
+	CM_LEVEL(&d->stats, segments, -1);
+	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
+	cm_block_delete(d, b);
+	free(seg);
+}
+
+/* Hands a wholly free segment to another pool (a cross-stream steal). The
+ * block keeps its tag: the caller still proves reuse safe. */
+void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to)
+{
+	cm_block *b = seg->first;
+	(void)d;
+	cm_assert(seg->is_idle && seg->pool->small == to->small);
+	cm_assert(!seg->expandable || !to->expandable);
+	cm_tree_remove(&seg->pool->root, &b->node);
+	if (seg->expandable) {
+		seg->pool->expandable = NULL;
+		to->expandable = seg;
+	}
+	seg->pool->segments--;
+	seg->pool = to;
+	to->segments++;
+	cm_tree_insert(&to->root, &b->node);
+}
+
+static bool cm_block_should_split(const cm_device *d, const cm_block *b, size_t size)
+{
+	size_t rest = b->node.size - size;
+	if (b->seg->pool->small || b->seg->expandable)
+		return rest >= CM_MIN_BLOCK;
+	return size < d->heap->cfg.max_split_size && rest > CM_LARGE_MIN_REMAINDER;
 }
 
 /* Takes FREE block b out of its pool for an allocation of size bytes,

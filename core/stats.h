@@ -31,6 +31,8 @@
 	X(gc_releases, "garbage_collection_threshold passes that released")     \
 	X(trims, "release_threshold_mb trims at a device synchronization")      \
 	X(released_bytes, "bytes given back to the device")                     \
+	X(vmm_maps, "expandable segments: chunks mapped")                       \
+	X(vmm_unmaps, "expandable segments: chunks unmapped")                   \
 	X(invalid_frees, "frees of pointers that were not live blocks")
 
 #define CM_STATS_LEVELS(X)                                                      \

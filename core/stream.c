@@ -648,6 +648,33 @@ cm_status cm_device_sync_locked(cm_device *d)
 	return CM_OK;
 }
 
+/* Whether the work before the free is complete, asking the device without
+ * waiting: through the freeing stream's mark event, or the last fence's. */
+bool cm_tag_poll_complete(cm_device *d, const cm_tag *t)
+{
+	const cm_backend *be = d->heap->be;
+	if (cm_tag_complete(d, t))
+		return true;
+	if (cm_tag_stream_live(t) && t->stream->kind != CM_SK_PER_THREAD) {
+		cm_stream_rec *s = t->stream;
+		if (t->seq > s->mark_seq) {
+			if (cm_stream_capturing(d, s->handle) ||
+			    (!s->mark && cm_event_get(d, &s->mark) != CM_OK))
+				return false;
+			uint64_t q = atomic_fetch_add(&s->free_seq, 1);
+			if (be->event_record(be->ctx, d->index, s->mark, s->handle) != CM_OK)
+				return false;
+			s->mark_seq = q;
+		}
+		if (be->event_query(be->ctx, d->index, s->mark) == CM_OK) {
+			cm_atomic_max(&s->completed_seq, s->mark_seq);
+			return true;
+		}
+		return false;
+	}
+	return cm_collect_poll(d) && cm_tag_complete(d, t);
+}
+
 /* Makes free block b safe for rq's consumer, enqueueing what its tag needs.
  * CM_NOT_READY: not without waiting; the caller looks elsewhere. */
 cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)

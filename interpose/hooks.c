@@ -13,8 +13,10 @@
 
 #define CM_EXPORT __attribute__((visibility("default")))
 
-/* The real function, or the error a missing runtime function means. */
-#define CM_REAL(name, args) (cm_real.name ? cm_real.name args : cudaErrorNotSupported)
+/* The real function (resolved on first use), or the error a missing
+ * runtime function means. */
+#define CM_REAL(name, args) \
+	(cm_real_resolve(), cm_real.name ? cm_real.name args : cudaErrorNotSupported)
 
 /* _ptsz entry points exist only under CUDA_API_PER_THREAD_DEFAULT_STREAM
  * in the headers; these are their real signatures. */
