@@ -8,4 +8,7 @@
  * be resolved (real.h). */
 void cm_cuda_backend_init(cm_backend *be, int devices);
 
+/* Adds the VMM operations when the driver has them (vmm_cuda.c). */
+void cm_vmm_backend_init(cm_backend *be, int devices);
+
 #endif

@@ -313,9 +313,14 @@ CM_EXPORT cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *p)
 		return CM_REAL(cudaIpcGetMemHandle, (handle, p));
 	cm_ptr_info info;
 	cm_pointer_info(h, (uintptr_t)p, &info);
-	if (!info.ours || (info.live && info.segment_start))
+	if (!info.ours || (info.live && info.segment_start && !info.expandable))
 		return CM_REAL(cudaIpcGetMemHandle, (handle, p));
-	if (info.live)
+	if (info.live && info.expandable)
+		fprintf(stderr,
+			"cachemalloc: cudaIpcGetMemHandle(%p): memory of expandable segments cannot be "
+			"shared with cudaIpcGetMemHandle; run without expandable_segments:True to "
+			"share it\n", p);
+	else if (info.live)
 		fprintf(stderr,
 			"cachemalloc: cudaIpcGetMemHandle(%p): this %zu-byte block shares a cached "
 			"segment, so another process would map the wrong memory; allocations of at "

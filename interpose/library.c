@@ -102,6 +102,13 @@ static void cm_lib_init(void)
 		return;
 	cm_real_resolve_driver();
 	cm_cuda_backend_init(&cm_lib_backend, n);
+	if (cfg->expandable_segments) {
+		cm_vmm_backend_init(&cm_lib_backend, n);
+		if (!cm_lib_backend.vmm_map)
+			fprintf(stderr, "cachemalloc: expandable_segments:True, but the driver's "
+					"virtual memory API (cuMemCreate, cuMemMap) was not found: "
+					"using plain segments\n");
+	}
 	cm_heap *h = NULL;
 	if (cm_heap_create(&cm_lib_backend, cfg, &h) != CM_OK) {
 		fprintf(stderr, "cachemalloc: cannot create the cache; passing every call to CUDA\n");

@@ -54,6 +54,7 @@
 	X(cudaStreamWaitEvent, (cudaStream_t s, cudaEvent_t ev, unsigned int flags))       \
 	X(cudaStreamQuery, (cudaStream_t s))                                               \
 	X(cudaStreamIsCapturing, (cudaStream_t s, enum cudaStreamCaptureStatus * st))      \
+	X(cudaDeviceCanAccessPeer, (int *can, int dev, int peer))                          \
 	X(cudaGetLastError, (void))                                                        \
 	X(cudaPeekAtLastError, (void))
 

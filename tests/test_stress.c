@@ -1,7 +1,7 @@
 /* tests/test_stress.c - randomized runs with the consistency checker after
  * every operation.
  *
- * Several configurations, fixed seeds, 1.5 million operations in all:
+ * Several configurations, fixed seeds, 1.75 million operations in all:
  * cudaMalloc / cudaMallocAsync on the legacy, per-thread and two user
  * streams, frees on the owning or another stream, synchronizations, cache
  * flushes and releases, and a small device so that out-of-memory paths run.
@@ -180,6 +180,7 @@ static void test_split_and_roundup(void **s)
 static void test_fence_host(void **s) { (void)s; stress("free_fence:host", (size_t)8 << 30, 4, OPS); }
 static void test_fence_none(void **s) { (void)s; stress("free_fence:none", 256 * MiB, 5, OPS); }
 static void test_divisions(void **s) { (void)s; stress("roundup_power2_divisions:4", 512 * MiB, 6, OPS); }
+static void test_expandable(void **s) { (void)s; stress("expandable_segments:True", 512 * MiB, 7, OPS); }
 
 int main(void)
 {
@@ -187,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_default),        cmocka_unit_test(test_small_device),
 		cmocka_unit_test(test_split_and_roundup), cmocka_unit_test(test_fence_host),
 		cmocka_unit_test(test_fence_none),     cmocka_unit_test(test_divisions),
+		cmocka_unit_test(test_expandable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

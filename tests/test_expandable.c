@@ -1,0 +1,106 @@
+/* tests/test_expandable.c - expandable segments on the simulator's VMM
+ * calls: growth in place, reuse across streams, tail trims, the ladder. */
+#include "fixture.h"
+
+#define MiB ((size_t)1 << 20)
+
+static cm_stats stats(fixture *f)
+{
+	cm_stats st;
+	cm_stats_get(f->heap, 0, &st);
+	return st;
+}
+
+static void test_grows_in_place(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, "expandable_segments:True");
+	uintptr_t a = fixture_malloc(&f, 10 * MiB);
+	assert_int_equal(stats(&f).vmm_maps, 5);
+	uintptr_t b = fixture_malloc(&f, 10 * MiB);
+	assert_int_equal(b, a + 10 * MiB); /* the same range, mapped further */
+	cm_stats st = stats(&f);
+	assert_int_equal(st.vmm_maps, 10);
+	assert_int_equal(st.segments, 1);
+	assert_int_equal(st.reserved_bytes, 20 * MiB);
+	assert_int_equal(st.raw_alloc_calls, 0);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 20 * MiB);
+	/* Small requests have their own range. */
+	uintptr_t s = fixture_malloc(&f, 4096);
+	assert_true(s < a || s >= a + 256 * MiB);
+	assert_int_equal(stats(&f).segments, 2);
+	/* A freed tail is unmapped on release; the head stays. */
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	assert_int_equal(cm_release_cached(f.heap, 0) >= 10 * MiB, true);
+	st = stats(&f);
+	assert_int_equal(st.vmm_unmaps, 5);
+	assert_int_equal(st.reserved_bytes, 10 * MiB + 2 * MiB);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 12 * MiB);
+	fixture_check(&f);
+	memset((void *)a, 1, 10 * MiB); /* still mapped and writable */
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(cm_free(f.heap, s), CM_OK);
+	fixture_close(&f);
+}
+
+/* A hole freed by one stream serves another, in stream order. */
+static void test_shared_across_streams(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, "expandable_segments:True");
+	cm_stream s1 = fixture_stream(&f, true), s2 = fixture_stream(&f, true);
+	uintptr_t a = fixture_malloc_async(&f, 8 * MiB, s1);
+	uintptr_t keep = fixture_malloc_async(&f, 8 * MiB, s1);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, s1);
+	assert_int_equal(sim_memset_async(f.sim, 0, a, 1, MiB, s1), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, a, s1), CM_OK);
+	cm_thread_flush(f.heap);
+	sim_log_clear(f.sim);
+	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, s2);
+	assert_int_equal(b, a);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 1); /* rule 2 */
+	assert_int_equal(stats(&f).vmm_maps, 8);
+	assert_int_equal(sim_memset_async(f.sim, 0, b, 2, MiB, s2), CM_OK);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(*(unsigned char *)b, 2);
+	assert_int_equal(cm_free_async(f.heap, b, s2), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, keep, s1), CM_OK);
+	fixture_close(&f);
+}
+
+/* Out of memory, the ladder unmaps another range's free tail. */
+static void test_ladder_unmaps(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * MiB, "expandable_segments:True");
+	uintptr_t x = fixture_malloc(&f, 20 * MiB);
+	uintptr_t y = fixture_malloc(&f, 30 * MiB);
+	assert_int_equal(cm_free(f.heap, y), CM_OK); /* a free tail of 30 MiB */
+	uintptr_t small[20];
+	for (int i = 0; i < 20; i++)
+		small[i] = fixture_malloc(&f, MiB); /* the small range needs 20 MiB */
+	cm_stats st = stats(&f);
+	assert_int_equal(st.alloc_retries, 1);
+	assert_int_equal(st.vmm_unmaps, 15);
+	assert_true(st.reserved_bytes <= 64 * MiB);
+	assert_int_equal(st.oom_count, 0);
+	fixture_check(&f);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(cm_free(f.heap, small[i]), CM_OK);
+	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	fixture_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_grows_in_place),
+		cmocka_unit_test(test_shared_across_streams),
+		cmocka_unit_test(test_ladder_unmaps),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
