@@ -1,0 +1,185 @@
+"""scripts/gpu/torch_common.py - what torch_train.py and torch_streams.py share.
+
+- MemSampler: peak device memory in use, read through NVML every 1 ms by a
+  separate process (no GIL contention with the workload, no CUDA context of
+  its own), minus what was in use before the workload touched CUDA. NVML, not
+  cudaMemGetInfo: libcachemalloc.so changes what cudaMemGetInfo reports.
+- deterministic(): fixed seeds and deterministic kernels, so that two runs of
+  the same script give bitwise-equal parameters whatever the allocator.
+- checksum(): float64 sum and SHA-256 of the bytes of a list of tensors.
+- finish(): the result as one JSON line on stdout ("RESULT_JSON {...}") and,
+  with --out, in a file.
+"""
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import time
+
+# cuBLAS reads this when its first handle is created: set before torch runs.
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+
+_SAMPLER = r"""
+import sys, threading, time
+try:
+    import pynvml
+    pynvml.nvmlInit()
+    h = pynvml.nvmlDeviceGetHandleByIndex(int(sys.argv[1]))
+    base = pynvml.nvmlDeviceGetMemoryInfo(h).used
+except Exception as e:
+    print("ERR", repr(e).replace("\n", " "), flush=True)
+    sys.exit(0)
+stop = threading.Event()
+def wait_for_eof():
+    sys.stdin.read()
+    stop.set()
+threading.Thread(target=wait_for_eof, daemon=True).start()
+print(base, flush=True)
+peak, n = base, 0
+while not stop.is_set():
+    u = pynvml.nvmlDeviceGetMemoryInfo(h).used
+    if u > peak:
+        peak = u
+    n += 1
+    time.sleep(0.001)
+print(peak, n, flush=True)
+"""
+
+
+class MemSampler:
+    """Start before the first CUDA call; stop() returns a dict."""
+
+    def __init__(self, index=None):
+        if index is None:
+            index = int(os.environ.get("GPU_CHECK_NVML_INDEX", "0"))
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)  # the sampler never calls CUDA anyway
+        self.error = None
+        self.baseline = None
+        self.t0 = time.perf_counter()
+        try:
+            self.p = subprocess.Popen([sys.executable, "-c", _SAMPLER, str(index)],
+                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                      text=True, env=env)
+            line = self.p.stdout.readline().strip()
+        except OSError as e:
+            self.p, line = None, "ERR " + repr(e)
+        if not line or line.startswith("ERR"):
+            self.error = line or "sampler died"
+        else:
+            self.baseline = int(line)
+
+    def stop(self):
+        r = {"nvml_error": self.error, "baseline_mib": None, "peak_used_mib": None,
+             "nvml_samples": 0}
+        if self.p is None:
+            return r
+        try:
+            self.p.stdin.close()
+            out = self.p.stdout.readline().split()
+            self.p.wait(timeout=10)
+        except Exception as e:  # noqa: BLE001 - report, never fail the run
+            r["nvml_error"] = repr(e)
+            return r
+        if self.baseline is not None and len(out) == 2:
+            dt = time.perf_counter() - self.t0
+            r.update(baseline_mib=round(self.baseline / 2**20, 1),
+                     peak_used_mib=round((int(out[0]) - self.baseline) / 2**20, 1),
+                     nvml_samples=int(out[1]),
+                     nvml_sample_interval_ms=round(1e3 * dt / max(1, int(out[1])), 3))
+        return r
+
+
+# A dry run without a GPU (to check the scripts' logic on a CPU build of torch):
+# GPU_CHECK_TORCH_DEVICE=cpu GPU_CHECK_TORCH_TINY=1. gpu-check never sets them.
+DEVICE = os.environ.get("GPU_CHECK_TORCH_DEVICE", "cuda")
+TINY = os.environ.get("GPU_CHECK_TORCH_TINY") == "1"
+
+
+class NoStream:
+    """CPU stand-in for a CUDA stream in a dry run."""
+
+    def wait_stream(self, other):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def sync(torch):
+    if DEVICE == "cuda":
+        torch.cuda.synchronize()
+
+
+def max_reserved_mib(torch, dev):
+    return round(torch.cuda.max_memory_reserved(dev) / 2**20, 1) if DEVICE == "cuda" else None
+
+
+def deterministic(torch, seed=0):
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+
+
+def checksum(torch, tensors):
+    """float64 sum (as float.hex, exact) and SHA-256 of the raw bytes."""
+    h = hashlib.sha256()
+    total = 0.0
+    for t in tensors:
+        t = t.detach()
+        total += float(t.double().sum().item())
+        h.update(t.contiguous().reshape(-1).view(torch.uint8).cpu().numpy().tobytes())
+    return {"sum": total, "sum_hex": float(total).hex(), "sha256": h.hexdigest()}
+
+
+def preloaded():
+    """Whether libcachemalloc.so is mapped into this process."""
+    try:
+        with open("/proc/self/maps") as f:
+            return "libcachemalloc" in f.read()
+    except OSError:
+        return False
+
+
+def args(description):
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--label", default="run", help="name of this configuration")
+    ap.add_argument("--out", help="also write the JSON result here")
+    ap.add_argument("--steps", type=int, default=None, help="timed steps")
+    ap.add_argument("--warmup", type=int, default=5, help="untimed first steps")
+    return ap.parse_args()
+
+
+def step_stats(times_s):
+    ts = sorted(times_s)
+    n = len(ts)
+    med = ts[n // 2] if n % 2 else 0.5 * (ts[n // 2 - 1] + ts[n // 2])
+    return {"step_ms_mean": round(1e3 * sum(ts) / n, 3), "step_ms_median": round(1e3 * med, 3),
+            "step_ms_min": round(1e3 * ts[0], 3), "step_ms_max": round(1e3 * ts[-1], 3)}
+
+
+def environment(torch):
+    return {
+        "torch": torch.__version__,
+        "cuda": torch.version.cuda,
+        "device": torch.cuda.get_device_name(0) if DEVICE == "cuda" else DEVICE,
+        "no_caching_env": os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING"),
+        "cachemalloc_conf": os.environ.get("CACHEMALLOC_CONF"),
+        "preloaded": preloaded(),
+    }
+
+
+def finish(result, out_path):
+    line = json.dumps(result, sort_keys=True)
+    print("RESULT_JSON " + line, flush=True)
+    if out_path:
+        with open(out_path, "w") as f:
+            f.write(line + "\n")

@@ -1,0 +1,55 @@
+/* prog_fork: fork() with device memory allocated.
+ *
+ * The child exits with exit(0) (running atexit handlers and destructors)
+ * without any CUDA call; the parent keeps allocating, checking and freeing,
+ * and the child must have exited with status 0.
+ */
+#include "common.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void churn(int iterations, const char *when)
+{
+	char what[96];
+	for (int i = 0; i < iterations; i++) {
+		size_t n = (size_t)512 << (i % 12);
+		void *p = NULL;
+		CHECK(cudaMalloc(&p, n));
+		CHECK(cudaMemset(p, 1 + i % 255, n));
+		snprintf(what, sizeof(what), "%s, iteration %d, %zu bytes", when, i, n);
+		check_fill(p, 1 + i % 255, n, what);
+		CHECK(cudaFree(p));
+	}
+}
+
+int main(void)
+{
+	void *kept[4];
+
+	churn(200, "before fork");
+	for (int i = 0; i < 4; i++) {
+		CHECK(cudaMalloc(&kept[i], (size_t)(i + 1) * INTEG_MIB));
+		CHECK(cudaMemset(kept[i], 0x70 + i, (size_t)(i + 1) * INTEG_MIB));
+	}
+	fflush(stdout);
+	pid_t pid = fork();
+	if (pid < 0) {
+		FAIL("fork: expected a child, failed");
+		return 1;
+	}
+	if (pid == 0)
+		exit(0);
+
+	churn(500, "parent after fork");
+	for (int i = 0; i < 4; i++) {
+		check_fill(kept[i], 0x70 + i, (size_t)(i + 1) * INTEG_MIB, "block kept across fork");
+		CHECK(cudaFree(kept[i]));
+	}
+	int status = 0;
+	if (waitpid(pid, &status, 0) != pid)
+		FAIL("waitpid: expected the child, failed");
+	else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		FAIL("child: expected exit status 0, got status %#x", (unsigned)status);
+	return integ_report("fork");
+}

@@ -1,0 +1,54 @@
+/* tests/integration/race.h - the free-then-reuse race of prog_race_blocking
+ * and prog_race_nonblocking.
+ *
+ * Stream A runs the slow kernel and then writes 1 into p. The program frees
+ * p with cudaFree (legal: CUDA's cudaFree waits for the device), allocates q
+ * of the same size and writes 2 into q on stream B (same kind as A), with
+ * no synchronization in between. After cudaDeviceSynchronize q must read 2
+ * everywhere. Without a cache that holds trivially. Under a cache that
+ * reuses p for q (prints "q == p"), it holds only if the cache ordered B's
+ * write after A's: A's late write of 1 would otherwise land on q.
+ */
+#ifndef INTEG_RACE_H
+#define INTEG_RACE_H
+
+#include "common.h"
+
+static int run_race(unsigned stream_flags, const char *name)
+{
+	static const size_t sizes[] = { 4096, INTEG_MIB, 8 * INTEG_MIB };
+	const int rounds = 3;
+	int reused = 0, total = 0;
+	cudaStream_t a, b;
+	char what[160];
+
+	CHECK(cudaStreamCreateWithFlags(&a, stream_flags));
+	CHECK(cudaStreamCreateWithFlags(&b, stream_flags));
+	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
+		for (int r = 0; r < rounds; r++) {
+			size_t n = sizes[si];
+			void *p = NULL, *q = NULL;
+
+			CHECK(cudaMalloc(&p, n));
+			slow_fill(p, 1, n, a);
+			CHECK(cudaFree(p));
+			CHECK(cudaMalloc(&q, n));
+			CHECK(cudaMemsetAsync(q, 2, n, b));
+			CHECK(cudaDeviceSynchronize());
+			bool same = p == q;
+			reused += same;
+			total++;
+			snprintf(what, sizeof(what), "%s, %zu bytes, round %d (q %s p)", name, n, r,
+				 same ? "==" : "!=");
+			check_fill_all(q, 2, n, what);
+			printf("%s: %zu bytes, round %d: q %s p\n", name, n, r, same ? "==" : "!=");
+			CHECK(cudaFree(q));
+		}
+	}
+	CHECK(cudaStreamDestroy(a));
+	CHECK(cudaStreamDestroy(b));
+	printf("%s: q == p in %d of %d rounds\n", name, reused, total);
+	return integ_report(name);
+}
+
+#endif
