@@ -20,6 +20,7 @@
 	X(raw_free_calls, "device frees (segments released)")                   \
 	X(fences, "full fences issued before a reuse")                          \
 	X(collects, "completion collects started")                              \
+	X(idle_proofs, "reuses proven by idle user streams instead of a fence")  \
 	X(stream_waits, "stream waits inserted for a cross-stream reuse")       \
 	X(host_syncs, "device synchronizations issued by the allocator")        \
 	X(alloc_retries, "allocations that went through the out-of-memory ladder") \

@@ -22,6 +22,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -430,6 +431,12 @@ static bool cm_tag_stream_live(const cm_tag *t)
 	return t->stream && t->stream->alive && t->stream->gen == t->stream_gen;
 }
 
+static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag *t)
+{
+	return t->thread == rq->thread && t->thread != CM_THREAD_ANY &&
+	       (!t->stream || t->stream->kind == CM_SK_LEGACY || t->stream->kind == CM_SK_PER_THREAD);
+}
+
 static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t)
 {
 	cm_free_fence mode = d->heap->cfg.free_fence;
@@ -440,9 +447,7 @@ static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t
 		return CM_NEED_NOTHING; /* rule 1 */
 	if (mode == CM_FENCE_HOST)
 		return CM_NEED_SYNC;
-	if (t->thread == rq->thread && t->thread != CM_THREAD_ANY &&
-	    (!t->stream || t->stream->kind == CM_SK_LEGACY || t->stream->kind == CM_SK_PER_THREAD) &&
-	    atomic_load(&d->user_streams) == 0)
+	if (cm_freed_here_on_default_streams(rq, t) && atomic_load(&d->user_streams) == 0)
 		return CM_NEED_NOTHING; /* rule 4 */
 	if (t->epoch <= atomic_load(&d->ordered_epoch))
 		return CM_NEED_NOTHING;
@@ -599,8 +604,18 @@ static void cm_collect_start(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	cm_collect *c = &d->collect;
+	struct timespec ts;
 
-	if (c->active || cm_stream_capturing(d, CM_STREAM_LEGACY))
+	if (c->active)
+		return;
+	/* Asking every stream costs ~0.3 us each (35 us for PyTorch's 128):
+	 * at most one collect a CM_COLLECT_INTERVAL_NS. */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	uint64_t now = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (c->started_ns && now - c->started_ns < CM_COLLECT_INTERVAL_NS)
+		return;
+	c->started_ns = now;
+	if (cm_stream_capturing(d, CM_STREAM_LEGACY))
 		return;
 	c->active = true;
 	c->epoch = atomic_fetch_add(&d->epoch, 1);
@@ -618,13 +633,16 @@ static void cm_collect_start(cm_device *d)
 		d->stats.collects++;
 }
 
+/* Whether the collect in flight completed; asks the device at most once
+ * per allocation. */
 static bool cm_collect_poll(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	cm_collect *c = &d->collect;
 
-	if (!c->active)
+	if (!c->active || c->polled_at == d->stats.alloc_calls)
 		return false;
+	c->polled_at = d->stats.alloc_calls;
 	for (size_t i = 0; i < c->nevents; i++)
 		if (be->event_query(be->ctx, d->index, c->events[i]) != CM_OK)
 			return false;
@@ -675,6 +693,28 @@ bool cm_tag_poll_complete(cm_device *d, const cm_tag *t)
 	return cm_collect_poll(d) && cm_tag_complete(d, t);
 }
 
+/* Rule 4 when user streams exist: a block this thread freed after using
+ * it on default streams or user streams is complete once every user
+ * stream (and destroyed one) is idle. A query costs a quarter of what a
+ * fence does per stream, and a steady loop with idle side streams then
+ * needs no fence at all. */
+static bool cm_user_streams_idle(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
+		cm_status st;
+		if (r->zombie && r->tail)
+			st = be->event_query(be->ctx, d->index, r->tail);
+		else if (r->alive && (r->kind == CM_SK_BLOCKING || r->kind == CM_SK_NONBLOCKING))
+			st = be->stream_query(be->ctx, d->index, r->handle);
+		else
+			continue;
+		if (st != CM_OK)
+			return false;
+	}
+	return true;
+}
+
 /* Makes free block b safe for rq's consumer, enqueueing what its tag needs.
  * CM_NOT_READY: not without waiting; the caller looks elsewhere. */
 cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
@@ -692,6 +732,11 @@ cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
 		break;
 	}
 	cm_stream_reap(d, false);
+	if (atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB && cm_freed_here_on_default_streams(rq, t) &&
+	    cm_user_streams_idle(d)) {
+		d->stats.idle_proofs++;
+		return CM_OK;
+	}
 	if (d->nb_count <= CM_FENCE_MAX_NB)
 		return cm_fence(d) == CM_OK ? CM_OK : CM_NOT_READY;
 	if (cm_collect_poll(d) && cm_tag_complete(d, t))

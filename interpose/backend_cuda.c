@@ -10,6 +10,7 @@
  */
 #include "backend_cuda.h"
 
+#include "library.h"
 #include "real.h"
 
 static cm_status cm_cuda_status(cudaError_t err)
@@ -66,17 +67,25 @@ static void cm_cuda_leave(int prev, int dev)
 
 #define CM_ON_DEVICE(dev, call)                                  \
 	({                                                       \
+		enum cudaStreamCaptureMode mode_;                 \
+		bool relaxed_ = cm_lib_relax(&mode_);            \
 		cudaError_t pending_ = cm_real.cudaPeekAtLastError(); \
 		int prev_ = cm_cuda_enter(dev);                  \
 		cudaError_t err_ = (call);                        \
 		cm_cuda_leave(prev_, dev);                        \
-		cm_cuda_result(err_, pending_);                   \
+		cm_status st_ = cm_cuda_result(err_, pending_);   \
+		cm_lib_unrelax(relaxed_, mode_);                 \
+		st_;                                              \
 	})
 
 #define CM_CALL(call)                                            \
 	({                                                       \
+		enum cudaStreamCaptureMode mode_;                 \
+		bool relaxed_ = cm_lib_relax(&mode_);            \
 		cudaError_t pending_ = cm_real.cudaPeekAtLastError(); \
-		cm_cuda_result((call), pending_);                 \
+		cm_status st_ = cm_cuda_result((call), pending_); \
+		cm_lib_unrelax(relaxed_, mode_);                 \
+		st_;                                              \
 	})
 
 static cm_status cm_cuda_mem_alloc(void *ctx, int dev, size_t size, uintptr_t *out)
@@ -157,6 +166,8 @@ static cm_status cm_cuda_stream_synchronize(void *ctx, int dev, cm_stream s)
 {
 	(void)ctx;
 	(void)dev;
+	if (cm_lib_capture_active())
+		return CM_ERR_CAPTURING;
 	return CM_CALL(cm_real.cudaStreamSynchronize(cm_cuda_stream(s)));
 }
 
@@ -170,9 +181,13 @@ static cm_status cm_cuda_stream_is_capturing(void *ctx, int dev, cm_stream s, bo
 	return st;
 }
 
+/* A device synchronization ends any capture in progress, even a relaxed
+ * one: none while one is active. */
 static cm_status cm_cuda_device_synchronize(void *ctx, int dev)
 {
 	(void)ctx;
+	if (cm_lib_capture_active())
+		return CM_ERR_CAPTURING;
 	return CM_ON_DEVICE(dev, cm_real.cudaDeviceSynchronize());
 }
 

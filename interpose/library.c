@@ -155,11 +155,14 @@ bool cm_lib_device(int *dev)
 static void cm_lib_raise(cudaError_t err)
 {
 	void *p = NULL;
+	enum cudaStreamCaptureMode mode;
 	cm_in_cuda++;
+	bool relaxed = cm_lib_relax(&mode);
 	if (err == cudaErrorMemoryAllocation)
 		cm_real.cudaMalloc(&p, (size_t)1 << 62);
 	else if (err == cudaErrorInvalidValue)
 		cm_real.cudaMalloc(NULL, 512);
+	cm_lib_unrelax(relaxed, mode);
 	cm_in_cuda--;
 }
 
@@ -190,6 +193,24 @@ bool cm_lib_capturing(cudaStream_t s)
 	/* An error here (the legacy stream during a global capture) means
 	 * capture is in the way: leave the call to CUDA. */
 	return err != cudaSuccess || cs != cudaStreamCaptureStatusNone;
+}
+
+bool cm_lib_capture_active(void)
+{
+	return atomic_load_explicit(&cm_lib_captures, memory_order_acquire) > 0;
+}
+
+bool cm_lib_relax(enum cudaStreamCaptureMode *saved)
+{
+	*saved = cudaStreamCaptureModeRelaxed;
+	return cm_lib_capture_active() && cm_real.cudaThreadExchangeStreamCaptureMode &&
+	       cm_real.cudaThreadExchangeStreamCaptureMode(saved) == cudaSuccess;
+}
+
+void cm_lib_unrelax(bool relaxed, enum cudaStreamCaptureMode saved)
+{
+	if (relaxed)
+		cm_real.cudaThreadExchangeStreamCaptureMode(&saved);
 }
 
 void cm_lib_capture_began(void)

@@ -27,6 +27,14 @@ cudaError_t cm_lib_fail(cm_status st);
 
 /* Whether stream s is capturing a graph; cheap while no capture began. */
 bool cm_lib_capturing(cudaStream_t s);
+bool cm_lib_capture_active(void); /* any capture begun and not ended */
+
+/* While the program captures a graph in global or thread-local mode, the
+ * runtime refuses calls like cudaMalloc or an event query from any thread
+ * in those modes, and the capture dies of them: the library's own calls
+ * run in relaxed mode between these two, as PyTorch's do. */
+bool cm_lib_relax(enum cudaStreamCaptureMode *saved);
+void cm_lib_unrelax(bool relaxed, enum cudaStreamCaptureMode saved);
 void cm_lib_capture_began(void);
 void cm_lib_capture_ended(void);
 

@@ -55,6 +55,7 @@
 	X(cudaStreamQuery, (cudaStream_t s))                                               \
 	X(cudaStreamIsCapturing, (cudaStream_t s, enum cudaStreamCaptureStatus * st))      \
 	X(cudaDeviceCanAccessPeer, (int *can, int dev, int peer))                          \
+	X(cudaThreadExchangeStreamCaptureMode, (enum cudaStreamCaptureMode * mode))        \
 	X(cudaGetLastError, (void))                                                        \
 	X(cudaPeekAtLastError, (void))
 

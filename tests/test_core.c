@@ -470,6 +470,37 @@ static void test_rule4_cross_thread_fences(void **state)
 	fixture_close(&f);
 }
 
+/* With user streams alive but idle, a block this thread freed is proven
+ * complete by asking them, cheaper than a fence; a busy one means a fence. */
+static void test_rule4_idle_streams_instead_of_fence(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
+	fixture_stream_sync(&f, a);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	sim_log_clear(f.sim);
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.idle_proofs, 1);
+	assert_int_equal(st.fences, 0);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_QUERY), 1);
+	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.idle_proofs, 1);
+	assert_int_equal(st.fences, 1);
+	sim_gate_open(g);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
 /* Rule 6: a synchronization proves completion: no fence afterwards. */
 static void test_rule6_sync_proves_completion(void **state)
 {
@@ -649,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_fence_host_synchronizes),
 		cmocka_unit_test(test_rule4_single_stream_no_calls),
 		cmocka_unit_test(test_rule4_cross_thread_fences),
+		cmocka_unit_test(test_rule4_idle_streams_instead_of_fence),
 		cmocka_unit_test(test_rule6_sync_proves_completion),
 		cmocka_unit_test(test_rule5_stream_lifetime),
 		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
