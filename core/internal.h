@@ -107,6 +107,7 @@ typedef struct cm_block {
 	_Atomic uintptr_t owner;
 	_Atomic uint64_t ticket; /* which hand-out a per-thread cache entry means */
 	uint8_t state;
+	_Atomic uint8_t free_nb; /* USED with a FREE neighbour (lock-free hint) */
 	size_t requested;
 	cm_tag tag; /* meaningful while free or parked */
 } cm_block;

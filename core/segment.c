@@ -60,6 +60,7 @@ cm_block *cm_block_new(cm_device *d)
 	b->requested = 0;
 	b->tag = (cm_tag){0};
 	atomic_store_explicit(&b->owner, 0, memory_order_relaxed);
+	atomic_store_explicit(&b->free_nb, 0, memory_order_relaxed);
 	return b;
 }
 
@@ -247,6 +248,29 @@ static void cm_block_unlink(cm_block *b)
 		b->next->prev = b->prev;
 }
 
+bool cm_block_has_free_neighbour(const cm_block *b)
+{
+	return (b->prev && b->prev->state == CM_BLOCK_FREE) ||
+	       (b->next && b->next->state == CM_BLOCK_FREE);
+}
+
+/* Keeps free_nb of b and its neighbours true to the segment, for the
+ * per-thread caches, which read it without the lock. */
+static void cm_block_refresh_one(cm_block *b)
+{
+	if (b)
+		atomic_store_explicit(&b->free_nb,
+				      b->state == CM_BLOCK_USED && cm_block_has_free_neighbour(b),
+				      memory_order_relaxed);
+}
+
+static void cm_block_refresh_around(cm_block *b)
+{
+	cm_block_refresh_one(b->prev);
+	cm_block_refresh_one(b);
+	cm_block_refresh_one(b->next);
+}
+
 /* Makes seg (extent seg->idle.addr, size bytes, obtained by the caller)
  * one FREE block in pool's index and the idle index, its work trivially
  * complete. */
@@ -329,6 +353,7 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes)
 	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)bytes);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)bytes);
 	cm_tree_insert(&pool->root, &last->node);
+	cm_block_refresh_around(last);
 	if (!last->prev)
 		cm_idle_insert(d, seg);
 	return last;
@@ -345,8 +370,10 @@ void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
 		cm_idle_remove(d, seg);
 	cm_tree_remove(&pool->root, &last->node);
 	if (last->node.size == bytes) {
+		cm_block *prev = last->prev;
 		cm_block_unlink(last);
 		cm_block_delete(d, last);
+		cm_block_refresh_one(prev);
 	} else {
 		last->node.size -= bytes;
 		cm_tree_insert(&pool->root, &last->node);
@@ -441,16 +468,11 @@ cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size)
 		}
 	}
 	b->state = CM_BLOCK_USED;
+	cm_block_refresh_around(b);
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)b->node.size);
 	CM_LEVEL(&d->stats, allocated_bytes, (int64_t)b->node.size);
 	CM_LEVEL(&d->stats, allocated_blocks, 1);
 	return b;
-}
-
-bool cm_block_has_free_neighbour(const cm_block *b)
-{
-	return (b->prev && b->prev->state == CM_BLOCK_FREE) ||
-	       (b->next && b->next->state == CM_BLOCK_FREE);
 }
 
 /* Absorbs FREE neighbour n (just after b) into b. */
@@ -484,6 +506,7 @@ cm_block *cm_block_put(cm_device *d, cm_block *b)
 		cm_block_absorb(d, b, b->next);
 	}
 	cm_tree_insert(&pool->root, &b->node);
+	cm_block_refresh_around(b);
 	if (!b->prev && !b->next)
 		cm_idle_insert(d, b->seg);
 	return b;

@@ -1,9 +1,8 @@
 /* core/tcache.c - per-thread caches: the lock-free fast path.
  *
  * A thread's cache parks blocks it freed and serves its next allocations of
- * the same rounded size, stream and device without the device lock (small
- * blocks are also freed without it; large ones park under it, see
- * cm_tc_large_ok). While
+ * the same rounded size, stream and device without the device lock (large
+ * blocks only under the conditions of cm_tc_large_ok). While
  * parked, a block stays USED for its device (in the live map, counted as
  * allocated): the cache only borrows it. Bounds: CM_TC_DEPTH blocks per
  * bin, CM_TC_MAX_BYTES in all; the slow path gives a thread's parked blocks
@@ -206,15 +205,16 @@ static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b)
 /* A parked block neither merges nor competes in best fit; on large
  * segments that changes placement and grows the cache (measured on the
  * traces of ../shared/traces). So a large block parks only when it would
- * not have merged (no free neighbour, read under the lock: large frees
- * take the locked path), and only one bin of them at a time, given back
- * before any other large free or any miss: the pools stay as they would
- * be without the cache, and free-then-allocate of one size stays cheap. */
-static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, const cm_block *b)
+ * not have merged (no free neighbour: the free_nb hint the device keeps
+ * under its lock), and only one bin of them at a time, given back before
+ * any other large free or any miss: the pools stay as they would be
+ * without the cache, and free-then-allocate of one size stays cheap. */
+static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b)
 {
 	if (b->node.size <= CM_SMALL_REQUEST)
 		return true;
-	return (!tc->large_bin || tc->large_bin == bin) && !cm_block_has_free_neighbour(b);
+	return (!tc->large_bin || tc->large_bin == bin) &&
+	       !atomic_load_explicit(&b->free_nb, memory_order_relaxed);
 }
 
 /* Whether a block freed this way is worth parking: a cudaMalloc block the
@@ -245,10 +245,9 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	 * only take it by freeing the same pointer at this very moment, a
 	 * double free; so a plain store suffices here, not a CAS. */
 	size_t size = b->node.size;
-	if (size > CM_SMALL_REQUEST)
-		return false; /* parks under the lock: see cm_tc_large_ok */
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
-	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key))
+	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key) ||
+	    !cm_tc_large_ok(tc, bin, b))
 		return false;
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_relaxed);
 	b->tag = (cm_tag){
