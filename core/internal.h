@@ -57,7 +57,6 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
-#define CM_COLLECT_INTERVAL_NS 1000000u /* at most one collect a millisecond */
 
 typedef struct cm_device cm_device;
 typedef struct cm_pool cm_pool;
@@ -161,7 +160,6 @@ struct cm_stream_rec {
 typedef struct cm_collect {
 	bool active;
 	uint64_t epoch;
-	uint64_t started_ns; /* when the last one started */
 	uint64_t polled_at;  /* dev->stats.alloc_calls at the last poll */
 	size_t nevents, cap;
 	cm_event *events;
