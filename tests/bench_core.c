@@ -4,7 +4,8 @@
  * pairs: the per-thread figure should not grow).
  *
  * Each figure is the median over 31 batches of the mean pair time in the
- * batch, after a warm-up batch. Run: meson test -C build --benchmark -v
+ * batch, after a warm-up batch. Last, the aggregate throughput of 1 to 16
+ * threads doing 4 KiB pairs at once. Run: meson test -C build --benchmark -v
  * or build/tests/bench_core directly.
  */
 #include <pthread.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cachemalloc.h"
 #include "config.h"
@@ -78,13 +80,32 @@ static void *run(void *arg)
 	return NULL;
 }
 
-static void measure(bench *bs, int threads)
+static void measure_many(bench *bs, pthread_t *t, int threads)
 {
-	pthread_t t[2];
 	for (int i = 0; i < threads; i++)
 		pthread_create(&t[i], NULL, run, &bs[i]);
 	for (int i = 0; i < threads; i++)
 		pthread_join(t[i], NULL);
+}
+
+static void measure(bench *bs, int threads)
+{
+	pthread_t t[2];
+	measure_many(bs, t, threads);
+}
+
+/* Aggregate throughput of n threads doing 4 KiB pairs, each thread its
+ * own pairs (DESIGN 9: 16 threads at least 8x one). */
+static double scaling_rate(cm_heap *heap, int n)
+{
+	pthread_t t[64];
+	bench b[64];
+	for (int i = 0; i < n; i++)
+		b[i] = (bench){heap, 4096, false, 0};
+	double t0 = now_ns();
+	measure_many(b, t, n);
+	double secs = (now_ns() - t0) / 1e9;
+	return (double)n * (BATCHES + 0.1) * (double)pairs_for(4096) / secs;
 }
 
 static void format_size(size_t s, char *buf, size_t n)
@@ -126,6 +147,14 @@ int main(void)
 		format_size(sizes[i], name, sizeof(name));
 		printf("%-9s %10.1f %10.1f %6.2fx  %14.1f %14.1f %6.2fx\n", name, r[0], r[1], r[0] / r[1],
 		       r[2], r[3], r[2] / r[3]);
+	}
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	printf("\nthreads doing 4 KiB pairs at once (%ld cores): aggregate throughput\n", cores);
+	double one = scaling_rate(heap, 1);
+	for (int n = 1; n <= 16; n *= 2) {
+		double rate = n == 1 ? one : scaling_rate(heap, n);
+		printf("%3d threads %8.1f M pairs/s  %5.2fx one thread%s\n", n, rate / 1e6, rate / one,
+		       n > cores ? "  (more threads than cores)" : "");
 	}
 	cm_heap_destroy(heap);
 	sim_destroy(sm);
