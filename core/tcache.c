@@ -439,6 +439,17 @@ static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 	tc->heap_id = 0;
 }
 
+/* Zeroed memory of whole cache lines: what one thread writes on every
+ * call must never share a line with another thread's. */
+static void *cm_tc_alloc_lines(size_t size)
+{
+	size = (size + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
+
 static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 {
 	free(tc->devs);
@@ -446,7 +457,7 @@ static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 	memset(tc->live, 0, sizeof(tc->live));
 	tc->parked_bytes = 0;
 	tc->large_bin = NULL;
-	tc->devs = calloc((size_t)h->ndev, sizeof(*tc->devs));
+	tc->devs = cm_tc_alloc_lines((size_t)h->ndev * sizeof(*tc->devs));
 	tc->ndev = tc->devs ? h->ndev : 0;
 }
 
@@ -457,7 +468,7 @@ cm_tcache *cm_tc_get(cm_heap *h)
 		return tc;
 	pthread_once(&cm_tc_key_once, cm_tc_key_init);
 	if (!tc) {
-		tc = calloc(1, sizeof(*tc));
+		tc = cm_tc_alloc_lines(sizeof(*tc));
 		if (!tc)
 			return NULL;
 		tc->thread = atomic_fetch_add(&cm_tc_next_thread, 1);
