@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "cachemalloc.h"
@@ -94,6 +95,15 @@ static inline void fixture_device_sync(fixture *f)
 	cm_status st = be->device_synchronize(be->ctx, 0);
 	cm_sync_end(f->heap, tok, st);
 	assert_int_equal(st, CM_OK);
+}
+
+/* A thread body: opens the gate after 30 ms, for tests whose main thread
+ * blocks in a call that needs the gated stream to finish. */
+static inline void *fixture_open_gate_later(void *gate)
+{
+	usleep(30000);
+	sim_gate_open(gate);
+	return NULL;
 }
 
 #endif

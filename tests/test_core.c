@@ -387,13 +387,6 @@ static void test_fence_none_races(void **state)
 	fixture_close(&r.f);
 }
 
-static void *open_gate_later(void *gate)
-{
-	usleep(20000);
-	sim_gate_open(gate);
-	return NULL;
-}
-
 /* free_fence:host: the reuse waits for a device synchronization, which
  * returns only once a's write is done. */
 static void test_fence_host_synchronizes(void **state)
@@ -406,7 +399,7 @@ static void test_fence_host_synchronizes(void **state)
 	assert_int_equal(cm_free(r.f.heap, r.p), CM_OK);
 	sim_log_clear(r.f.sim);
 	pthread_t t;
-	pthread_create(&t, NULL, open_gate_later, r.gate);
+	pthread_create(&t, NULL, fixture_open_gate_later, r.gate);
 	uintptr_t q = fixture_malloc(&r.f, 4096);
 	assert_int_equal(q, r.p);
 	assert_int_equal(fixture_logged(&r.f, SIM_DEVICE_SYNCHRONIZE), 1);

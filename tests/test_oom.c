@@ -62,13 +62,6 @@ static void test_step1_release_fitting(void **state)
 	fixture_close(&f);
 }
 
-static void *open_gate_later(void *gate)
-{
-	usleep(30000);
-	sim_gate_open(gate);
-	return NULL;
-}
-
 /* Step 2: the only block that fits waits on a completion collect (many
  * non-blocking streams, one busy); one synchronization makes it usable. */
 static void test_step2_sync_reclaims_fenced(void **state)
@@ -84,7 +77,7 @@ static void test_step2_sync_reclaims_fenced(void **state)
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
 	pthread_t t;
-	pthread_create(&t, NULL, open_gate_later, g);
+	pthread_create(&t, NULL, fixture_open_gate_later, g);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	pthread_join(t, NULL);
 	cm_stats st = stats(&f);
@@ -241,7 +234,7 @@ static void test_release_waits_for_streams(void **state)
 	pthread_t t;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pthread_create(&t, NULL, open_gate_later, g);
+	pthread_create(&t, NULL, fixture_open_gate_later, g);
 	uintptr_t b = fixture_malloc(&f, 50 * MiB); /* needs a's memory back */
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	pthread_join(t, NULL);
