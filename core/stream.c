@@ -10,7 +10,12 @@
  *   rule 4  freed by this thread, no user stream alive   nothing
  *   rule 3  a full fence was issued after the free       nothing
  *   rule 2  freed on s, wanted by stream t               wait on s's mark
- *   rule 3  otherwise                                    fence, or a collect
+ *   rule 4  freed by this thread, every user stream idle  nothing (queries)
+ *   rule 3  otherwise, up to CM_FENCE_MAX_NB streams     a full fence
+ *   rule 3  otherwise                                    a collect; wait
+ *
+ * (free_fence:host keeps rule 1 and replaces the rest by one device
+ * synchronization; free_fence:none needs nothing.)
  *
  * Epoch invariant: the epoch is advanced (atomically) BEFORE the events of a
  * fence, collect or synchronization are issued, so every free stamped with
