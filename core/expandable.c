@@ -166,7 +166,11 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
 	size_t n = (size - (have < size ? have : size) + chunk - 1) / chunk;
 	if (!n || !cm_exp_map_tail(d, seg, n))
 		return NULL;
-	return cm_segment_extend(d, seg, n * chunk);
+	cm_block *b = cm_segment_extend(d, seg, n * chunk);
+	if (!b) /* no block struct for the new memory: give it back */
+		for (size_t i = seg->idle.size / chunk; i < seg->idle.size / chunk + n; i++)
+			cm_exp_unmap_chunk(d, seg, i);
+	return b;
 }
 
 /* Gives back the mapped memory and the range of a segment being

@@ -223,7 +223,8 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 found:
 	b = cm_block_take(d, b, rq->size);
 	if (!cm_livemap_insert(&d->live, b)) {
-		cm_free_block_locked(d, b, (cm_tag){0});
+		b->tag = (cm_tag){0}; /* never handed out: not in the live map */
+		cm_block_put(d, b);
 		d->stats.oom_count++;
 		return CM_ERR_OOM;
 	}

@@ -155,6 +155,7 @@ struct cm_stream_rec {
 	cm_stream_rec *hash_next;
 	cm_stream_rec *nb_prev, *nb_next; /* non-blocking or zombie list */
 	cm_stream_rec *all_next;          /* every record of the device */
+	cm_stream_rec *retired_next;      /* dead records ready for reuse */
 };
 
 typedef struct cm_collect {
@@ -199,6 +200,8 @@ struct cm_device {
 	_Atomic uint64_t ordered_epoch;   /* a fence was issued after these */
 	_Atomic uint64_t completed_epoch; /* their work is proven complete */
 	cm_event fence_event;             /* the last fence's legacy event */
+	cm_event birth_event;             /* orders new streams (stream.c) */
+	cm_stream_rec *retired_streams;   /* records to reuse */
 	bool fence_recorded;
 	cm_collect collect;
 

@@ -7,7 +7,8 @@
  *
  * Only wholly free (idle) segments are released. The backend's mem_free
  * waits for the device, as cudaFree does, so no stream can still be using
- * what is given back. All functions run under the device lock.
+ * what is given back; an expandable segment's memory is unmapped only once
+ * its work is known complete. All functions run under the device lock.
  */
 #include <stdlib.h>
 
@@ -38,6 +39,10 @@ static cm_segment **cm_release_idle_list(cm_device *d, size_t *n)
 static size_t cm_release_one(cm_device *d, cm_segment *seg)
 {
 	size_t size = seg->idle.size;
+	/* Unmapping, unlike cudaFree, does not wait for the device. */
+	if (seg->expandable && !cm_tag_poll_complete(d, &seg->first->tag) &&
+	    cm_device_sync_locked(d) != CM_OK)
+		return 0;
 	cm_segment_destroy(d, seg, true);
 	d->stats.released_bytes += size;
 	return size;

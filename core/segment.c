@@ -341,7 +341,7 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes)
 	} else {
 		cm_block *b = cm_block_new(d);
 		if (!b)
-			return NULL; /* the caller's chunks stay mapped, unused until trimmed */
+			return NULL; /* nothing changed (a used last block: not idle) */
 		b->seg = seg;
 		b->node.addr = seg->idle.addr + seg->idle.size;
 		b->node.size = bytes;

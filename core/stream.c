@@ -76,10 +76,43 @@ static void cm_stream_rec_init(cm_device *d, cm_stream_rec *r, cm_stream handle,
 	r->large = (cm_pool){.dev = d, .stream = r, .small = false};
 	atomic_init(&r->free_seq, 1);
 	atomic_init(&r->completed_seq, 0);
-	if (r != &d->legacy) {
-		r->all_next = d->all_streams;
-		d->all_streams = r;
+}
+
+/* A record for a new stream: a retired one when there is one (its
+ * generation bumped, so tags and caches of its earlier life no longer
+ * match it; its sequence numbers keep growing), else a new one. Records
+ * are never freed before the device: tags may point at them. */
+static cm_stream_rec *cm_stream_rec_new(cm_device *d, cm_stream handle, uint8_t kind)
+{
+	cm_stream_rec *r = d->retired_streams;
+	if (r) {
+		d->retired_streams = r->retired_next;
+		r->retired_next = NULL;
+		r->gen++;
+		r->handle = handle;
+		r->kind = kind;
+		r->alive = true;
+		r->owner_thread = 0;
+		r->mark_seq = 0;
+		r->small.root = r->large.root = NULL;
+		r->small.expandable = r->large.expandable = NULL;
+		return r;
 	}
+	if (!(r = calloc(1, sizeof(*r))))
+		return NULL;
+	cm_stream_rec_init(d, r, handle, kind);
+	r->all_next = d->all_streams;
+	d->all_streams = r;
+	return r;
+}
+
+/* A dead stream whose work is complete or waited for and whose pools
+ * were emptied: its record can serve a new stream. */
+static void cm_stream_retire(cm_device *d, cm_stream_rec *r)
+{
+	cm_assert(!r->alive && !r->zombie && !r->small.segments && !r->large.segments);
+	r->retired_next = d->retired_streams;
+	d->retired_streams = r;
 }
 
 cm_status cm_stream_init_device(cm_device *d)
@@ -119,6 +152,8 @@ void cm_stream_fini_device(cm_device *d)
 	free(d->collect.owned);
 	if (d->fence_event)
 		be->event_destroy(be->ctx, d->index, d->fence_event);
+	if (d->birth_event)
+		be->event_destroy(be->ctx, d->index, d->birth_event);
 	while (d->nevents_pooled)
 		be->event_destroy(be->ctx, d->index, d->event_pool[--d->nevents_pooled]);
 	free(d->event_pool);
@@ -193,6 +228,8 @@ static void cm_nb_unlink(cm_device *d, cm_stream_rec *r)
 	d->nb_count--;
 }
 
+static void cm_stream_order_new(cm_device *d, cm_stream s);
+
 /* A user stream: created through cm_stream_created, or met for the first
  * time in an allocation (created before we could see it: assumed
  * non-blocking, the conservative choice). */
@@ -201,22 +238,16 @@ static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking)
 	if (4 * (atomic_load(&d->user_streams) + 1) > 3 * d->stream_table_cap &&
 	    !cm_stream_table_grow(d))
 		return NULL;
-	cm_stream_rec *r = calloc(1, sizeof(*r));
+	cm_stream_rec *r = cm_stream_rec_new(d, s, nonblocking ? CM_SK_NONBLOCKING : CM_SK_BLOCKING);
 	if (!r)
 		return NULL;
-	cm_stream_rec_init(d, r, s, nonblocking ? CM_SK_NONBLOCKING : CM_SK_BLOCKING);
 	size_t j = cm_stream_slot(d, s);
 	r->hash_next = d->stream_table[j];
 	d->stream_table[j] = r;
 	atomic_fetch_add(&d->user_streams, 1);
 	if (nonblocking) {
 		cm_nb_link(d, r);
-		/* Blocks reused under an earlier fence must stay ordered for
-		 * work this stream will run. */
-		if (d->fence_recorded) {
-			const cm_backend *be = d->heap->be;
-			be->stream_wait_event(be->ctx, d->index, s, d->fence_event);
-		}
+		cm_stream_order_new(d, s);
 	}
 	return r;
 }
@@ -230,10 +261,9 @@ cm_stream_rec *cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc)
 			return NULL;
 		cm_stream_rec **slot = cm_tc_per_thread_slot(tc, d->index);
 		if (!*slot || !(*slot)->alive) { /* none yet, or lost in a reset */
-			cm_stream_rec *r = calloc(1, sizeof(*r));
+			cm_stream_rec *r = cm_stream_rec_new(d, s, CM_SK_PER_THREAD);
 			if (!r)
 				return NULL;
-			cm_stream_rec_init(d, r, s, CM_SK_PER_THREAD);
 			r->owner_thread = cm_tc_thread_id(tc);
 			*slot = r;
 		}
@@ -262,6 +292,7 @@ static void cm_stream_reap(cm_device *d, bool all_complete)
 			cm_event_put(d, r->tail);
 		r->tail = NULL;
 		atomic_fetch_sub(&d->user_streams, 1);
+		cm_stream_retire(d, r);
 	}
 }
 
@@ -304,8 +335,9 @@ void cm_stream_forget_all(cm_device *d)
 	d->nb_count = 0;
 	atomic_store(&d->user_streams, 0);
 	atomic_fetch_add(&d->stream_gen, 1);
-	d->fence_event = NULL;
+	d->fence_event = d->birth_event = NULL;
 	d->fence_recorded = false;
+	d->retired_streams = NULL; /* their records stay dead; not reused */
 	d->collect.nevents = 0;
 	d->collect.active = false;
 	d->nevents_pooled = 0;
@@ -316,8 +348,11 @@ void cm_stream_forget_all(cm_device *d)
  * needs no zombie; its blocks' tags fall back to epochs. */
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r)
 {
+	if (!r->alive)
+		return; /* lost in a reset */
 	r->alive = false;
 	cm_stream_orphan_segments(d, r);
+	cm_stream_retire(d, r);
 }
 
 cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
@@ -336,6 +371,7 @@ cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
 			cm_nb_unlink(d, old);
 		cm_stream_orphan_segments(d, old);
 		atomic_fetch_add(&d->stream_gen, 1);
+		cm_stream_retire(d, old);
 	}
 	cm_stream_rec *r = cm_stream_add(d, s, nonblocking);
 	pthread_mutex_unlock(&d->lock);
@@ -381,6 +417,7 @@ cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s)
 			if (r->kind == CM_SK_NONBLOCKING)
 				cm_nb_unlink(d, r);
 			atomic_fetch_sub(&d->user_streams, 1);
+			cm_stream_retire(d, r);
 		} else {
 			r->zombie = true;
 			if (r->kind != CM_SK_NONBLOCKING)
@@ -438,7 +475,8 @@ static bool cm_tag_stream_live(const cm_tag *t)
 static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag *t)
 {
 	return t->thread == rq->thread && t->thread != CM_THREAD_ANY &&
-	       (!t->stream || t->stream->kind == CM_SK_LEGACY || t->stream->kind == CM_SK_PER_THREAD);
+	       (!t->stream || (t->stream->gen == t->stream_gen &&
+			       (t->stream->kind == CM_SK_LEGACY || t->stream->kind == CM_SK_PER_THREAD)));
 }
 
 static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t)
@@ -514,6 +552,22 @@ static cm_status cm_reuse_wait(cm_device *d, const cm_request *rq, const cm_tag 
 static cm_status cm_ensure_event(cm_device *d, cm_event *ev)
 {
 	return *ev ? CM_OK : cm_event_get(d, ev);
+}
+
+/* A new non-blocking stream is ordered after everything enqueued so far:
+ * blocks reused under rule 4 (no fence) or under an earlier fence stay
+ * ordered for the work it will run. An event on the legacy stream covers
+ * the legacy, blocking and per-thread streams; the last fence covers the
+ * others. */
+static void cm_stream_order_new(cm_device *d, cm_stream s)
+{
+	const cm_backend *be = d->heap->be;
+	if (!cm_stream_capturing(d, CM_STREAM_LEGACY) &&
+	    cm_ensure_event(d, &d->birth_event) == CM_OK &&
+	    be->event_record(be->ctx, d->index, d->birth_event, CM_STREAM_LEGACY) == CM_OK)
+		be->stream_wait_event(be->ctx, d->index, s, d->birth_event);
+	if (d->fence_recorded)
+		be->stream_wait_event(be->ctx, d->index, s, d->fence_event);
 }
 
 /* Rule 3, ordering: record on every non-blocking stream, make legacy wait
@@ -699,6 +753,12 @@ bool cm_tag_poll_complete(cm_device *d, const cm_tag *t)
 static bool cm_user_streams_idle(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
+	/* The default streams the block may have been used on first: the
+	 * legacy one (its query also sees blocking streams) and the caller's
+	 * per-thread one. */
+	if (be->stream_query(be->ctx, d->index, CM_STREAM_LEGACY) != CM_OK ||
+	    be->stream_query(be->ctx, d->index, CM_STREAM_PER_THREAD) != CM_OK)
+		return false;
 	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
 		cm_status st;
 		if (r->zombie && r->tail)

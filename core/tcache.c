@@ -171,13 +171,16 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_str
 	if (!bin->count || bin->size != rounded || bin->key != key || bin->devgen != cm_tc_devgen(d))
 		return false;
 	cm_block *b = bin->blocks[bin->count - 1];
-	if (key == CM_KEY_NONE && !cm_tc_none_usable(d, b))
-		return false;
-	uintptr_t expect = (uintptr_t)tc | CM_OWNER_PARKED;
-	if (!atomic_compare_exchange_strong_explicit(&b->owner, &expect,
+	uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
+	if (!atomic_compare_exchange_strong_explicit(&b->owner, &parked,
 						     (uintptr_t)tc | CM_OWNER_LIVE,
 						     memory_order_acq_rel, memory_order_acquire))
 		return false; /* stolen by the OOM ladder: the slow path flushes */
+	/* Ours now: its tag can be read without racing a steal. */
+	if (key == CM_KEY_NONE && !cm_tc_none_usable(d, b)) {
+		atomic_store_explicit(&b->owner, parked, memory_order_release);
+		return false;
+	}
 	if (--bin->count == 0 && bin == tc->large_bin)
 		tc->large_bin = NULL;
 	tc->parked_bytes -= rounded;
@@ -243,13 +246,14 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 		return false;
 	/* tc|LIVE with our ticket: the block is ours. Another thread could
 	 * only take it by freeing the same pointer at this very moment, a
-	 * double free; so a plain store suffices here, not a CAS. */
+	 * double free; so a plain store suffices here, not a CAS. The tag is
+	 * written first and published by the release store: an OOM ladder
+	 * stealing the parked block reads it. */
 	size_t size = b->node.size;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
 	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key) ||
 	    !cm_tc_large_ok(tc, bin, b))
 		return false;
-	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_relaxed);
 	b->tag = (cm_tag){
 		.epoch = atomic_load(&d->epoch),
 		.stream = bin->rec,
@@ -257,6 +261,7 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 		.thread = tc->thread,
 		.seq = bin->rec ? atomic_load(&bin->rec->free_seq) : 0,
 	};
+	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	slot->addr = 0;
 	cm_tc_push(tc, bin, b);
 	cm_tc_count(&cm_tc_dev_of(tc, d->index)->frees);

@@ -481,7 +481,8 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.idle_proofs, 1);
 	assert_int_equal(st.fences, 0);
-	assert_int_equal(fixture_logged(&f, SIM_STREAM_QUERY), 1);
+	/* legacy, this thread's per-thread stream, and a */
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_QUERY), 3);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
@@ -490,6 +491,54 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 	assert_int_equal(st.idle_proofs, 1);
 	assert_int_equal(st.fences, 1);
 	sim_gate_open(g);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* Work on the legacy stream keeps a block pending even when every user
+ * stream is idle: the idle proof asks the legacy stream too. */
+static void test_rule4_idle_proof_sees_legacy_work(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.idle_proofs, 0);
+	assert_int_equal(st.fences, 1);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 2, 4096, a), CM_OK);
+	usleep(20000);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(*(volatile unsigned char *)p, 2);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* A block reused under rule 4 (no stream but the default ones, no fence)
+ * stays ordered for a non-blocking stream created afterwards. */
+static void test_rule4_new_stream_ordered_after_reuse(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(fixture_malloc(&f, 4096), p); /* rule 4: no device call */
+	cm_stream a = fixture_stream(&f, true);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 2, 4096, a), CM_OK);
+	usleep(20000);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(*(volatile unsigned char *)p, 2);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
 	fixture_close(&f);
 }
@@ -506,9 +555,9 @@ static void test_rule6_sync_proves_completion(void **state)
 	assert_int_equal(cm_free_async(f.heap, p, a), CM_OK);
 	fixture_stream_sync(&f, a);
 	cm_thread_flush(f.heap);
-	sim_log_clear(f.sim);
-	/* Freed on a, then a synchronized: cudaMalloc may take it at once. */
+	/* Freed on a, then a synchronized: another stream may take it at once. */
 	cm_stream b = fixture_stream(&f, true);
+	sim_log_clear(f.sim);
 	uintptr_t r = fixture_malloc_async(&f, 4096, b);
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
@@ -546,9 +595,18 @@ static void test_rule5_stream_lifetime(void **state)
 	sim_gate_open(g);
 	fixture_device_sync(&f);
 	sim_log_clear(f.sim);
+	/* A new stream waits on an event of the legacy stream recorded now and
+	 * on the last fence's. */
 	cm_stream b = fixture_stream(&f, true);
-	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 1);
-	assert_int_equal(sim_log_get(f.sim, 0).stream, b);
+	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 1);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 2);
+	for (size_t i = 0; i < sim_log_count(f.sim); i++) {
+		sim_log_entry e = sim_log_get(f.sim, i);
+		if (e.call == SIM_STREAM_WAIT_EVENT)
+			assert_int_equal(e.stream, b);
+		if (e.call == SIM_EVENT_RECORD)
+			assert_int_equal(e.stream, CM_STREAM_LEGACY);
+	}
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
 	fixture_close(&f);
 }
@@ -674,6 +732,8 @@ int main(void)
 		cmocka_unit_test(test_rule4_single_stream_no_calls),
 		cmocka_unit_test(test_rule4_cross_thread_fences),
 		cmocka_unit_test(test_rule4_idle_streams_instead_of_fence),
+		cmocka_unit_test(test_rule4_idle_proof_sees_legacy_work),
+		cmocka_unit_test(test_rule4_new_stream_ordered_after_reuse),
 		cmocka_unit_test(test_rule6_sync_proves_completion),
 		cmocka_unit_test(test_rule5_stream_lifetime),
 		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
