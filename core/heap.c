@@ -30,6 +30,7 @@ static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 	d->heap = h;
 	d->index = index;
 	d->free_fence = (uint8_t)h->cfg.free_fence;
+	d->expandable = h->cfg.expandable_segments && cm_exp_supported(d);
 	pthread_mutex_init(&d->lock, NULL);
 	return cm_stream_init_device(d);
 }
@@ -109,7 +110,7 @@ static cm_pool *cm_pool_for(cm_device *d, cm_stream_rec *consumer, bool small)
 	 * that memory freed on one stream serves the others (rule 2 orders
 	 * the reuse); ranges per stream left 10-20% more mapped on the
 	 * multi-stream trace. */
-	if (!consumer || d->heap->cfg.expandable_segments)
+	if (!consumer || d->expandable)
 		return small ? &d->none_small : &d->none_large;
 	return small ? &consumer->small : &consumer->large;
 }
@@ -161,7 +162,7 @@ static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq
  * collection made room for it. */
 static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
 {
-	bool expandable = d->heap->cfg.expandable_segments && cm_exp_supported(d);
+	bool expandable = d->expandable;
 	size_t size = expandable ? rq->size : cm_size_segment(rq->size);
 	cm_block *b;
 	cm_release_gc_locked(d, size);

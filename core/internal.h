@@ -179,6 +179,7 @@ struct cm_device {
 	cm_heap *heap;
 	int index;
 	uint8_t free_fence; /* the heap's, here for the fast path */
+	bool expandable;    /* expandable_segments, and the backend can */
 
 	cm_pool none_small, none_large; /* cudaMalloc's pools */
 	cm_stream_rec legacy;

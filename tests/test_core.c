@@ -611,6 +611,31 @@ static void test_rule5_stream_lifetime(void **state)
 	fixture_close(&f);
 }
 
+/* A program creating and destroying a stream per request keeps a bounded
+ * number of stream records: dead ones are reused. */
+static void test_stream_records_reused(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	for (int i = 0; i < 500; i++) {
+		cm_stream s = fixture_stream(&f, i % 2 == 0);
+		uintptr_t p = fixture_malloc_async(&f, 4096, s);
+		assert_int_equal(cm_free_async(f.heap, p, s), CM_OK);
+		assert_int_equal(cm_stream_destroying(f.heap, 0, s), CM_OK);
+		assert_int_equal(sim_stream_destroy(f.sim, 0, s), CM_OK);
+		if (i % 10 == 9)
+			fixture_device_sync(&f);
+	}
+	fixture_device_sync(&f);
+	size_t records = 0;
+	for (cm_stream_rec *r = f.heap->devs[0].all_streams; r; r = r->all_next)
+		records++;
+	assert_true(records <= 12);
+	assert_int_equal(atomic_load(&f.heap->devs[0].user_streams), 0);
+	fixture_close(&f);
+}
+
 /* Rule 7: no fence work on a capturing stream: fresh memory instead. */
 static void test_rule7_capture_takes_fresh_memory(void **state)
 {
@@ -736,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_rule4_new_stream_ordered_after_reuse),
 		cmocka_unit_test(test_rule6_sync_proves_completion),
 		cmocka_unit_test(test_rule5_stream_lifetime),
+		cmocka_unit_test(test_stream_records_reused),
 		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
 		cmocka_unit_test(test_many_streams_collect),
 		cmocka_unit_test(test_oom_releases_cache),
