@@ -6,6 +6,8 @@
  *      it holds never makes the search below fail or fragment;
  *   1. best fit in the consumer's pool, made safe by cm_reuse_prepare;
  *   2. a wholly free segment of another pool, moved to this one;
+ *   2b. both again after taking back the blocks parked in other threads'
+ *      caches;
  *   3. a new segment from the device, within the per-process limit;
  *   4. the out-of-memory ladder (cm_oom_ladder);
  *   5. failure, with the report of report.c.
@@ -213,6 +215,11 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	if ((b = cm_pool_search(d, pool, rq)))
 		goto found;
 	if ((b = cm_steal_idle(d, pool, rq)))
+		goto found;
+	/* Memory parked in other threads' caches is cached memory too: the
+	 * device is asked only once it is back in the pools. */
+	if (cm_tc_steal_parked_locked(d) &&
+	    ((b = cm_pool_search(d, pool, rq)) || (b = cm_steal_idle(d, pool, rq))))
 		goto found;
 	hit = false;
 	if ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)))

@@ -303,7 +303,7 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key, 
 void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b);
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d);
 void cm_tc_before_slow_path_locked(cm_tcache *tc, cm_device *d);
-void cm_tc_steal_parked_locked(cm_device *d);
+size_t cm_tc_steal_parked_locked(cm_device *d);
 void cm_tc_heap_fini(cm_heap *h);
 void cm_tc_stats(cm_heap *h, int dev, cm_stats *st);
 bool cm_tc_check(cm_heap *h, FILE *err);

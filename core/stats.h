@@ -16,6 +16,7 @@
 	X(free_calls, "free calls")                                             \
 	X(cache_hits, "allocations served from cached memory")                 \
 	X(thread_cache_hits, "of those, served by a per-thread cache")          \
+	X(parked_taken_back, "blocks taken back from other threads' caches")    \
 	X(raw_alloc_calls, "device allocations (segments created)")             \
 	X(raw_free_calls, "device frees (segments released)")                   \
 	X(fences, "full fences issued before a reuse")                          \

@@ -384,15 +384,16 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 	return true;
 }
 
-/* The OOM ladder: takes every parked block of the device from every
- * thread's cache, and asks those caches to drop their entries. */
-void cm_tc_steal_parked_locked(cm_device *d)
+/* Before the device is asked for memory, and in the OOM ladder: takes
+ * every parked block of the device from every thread's cache, and asks
+ * those caches to drop their entries. Returns how many it took. */
+size_t cm_tc_steal_parked_locked(cm_device *d)
 {
 	cm_livemap *m = &d->live;
 	size_t n = 0;
 	cm_block **stolen = malloc(m->count * sizeof(*stolen) + 1);
 	if (!stolen)
-		return;
+		return 0;
 	for (size_t i = 0; i < m->cap; i++) {
 		if (!m->keys[i])
 			continue;
@@ -412,6 +413,8 @@ void cm_tc_steal_parked_locked(cm_device *d)
 	for (size_t i = 0; i < n; i++)
 		cm_free_block_locked(d, stolen[i], stolen[i]->tag);
 	free(stolen);
+	d->stats.parked_taken_back += n;
+	return n;
 }
 
 /* ---- binding caches to heaps ---- */

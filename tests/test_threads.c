@@ -139,10 +139,10 @@ static void run_threads(const char *conf)
 	cm_stats_get(sh->f.heap, 0, &st);
 	assert_int_equal(st.allocated_blocks, 0);
 	assert_int_equal(st.alloc_calls, st.free_calls);
-	print_message("  %-16s allocs %lu thread-cache hits %lu fences %lu raw allocs %lu\n",
+	print_message("  %-16s allocs %lu thread-cache hits %lu taken back %lu fences %lu raw allocs %lu\n",
 		      conf ? conf : "default", (unsigned long)st.alloc_calls,
-		      (unsigned long)st.thread_cache_hits, (unsigned long)st.fences,
-		      (unsigned long)st.raw_alloc_calls);
+		      (unsigned long)st.thread_cache_hits, (unsigned long)st.parked_taken_back,
+		      (unsigned long)st.fences, (unsigned long)st.raw_alloc_calls);
 	fixture_close(&sh->f);
 	pthread_mutex_destroy(&sh->lock);
 	free(sh);
