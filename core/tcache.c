@@ -2,11 +2,12 @@
  *
  * A thread's cache parks blocks it freed and serves its next allocations of
  * the same rounded size, stream and device without the device lock (large
- * blocks only under the conditions of cm_tc_large_ok). While
- * parked, a block stays USED for its device (in the live map, counted as
- * allocated): the cache only borrows it. Bounds: CM_TC_DEPTH blocks per
- * bin, CM_TC_MAX_BYTES in all; the slow path gives a thread's parked blocks
- * back before it takes fresh memory, and at thread exit and device sync.
+ * blocks only under the conditions of cm_tc_large_ok). While parked, a
+ * block stays USED for its device (in the live map, counted as allocated):
+ * the cache only borrows it. Bounds: CM_TC_DEPTH blocks per bin,
+ * CM_TC_MAX_BYTES in all. A thread gives its parked blocks back on its
+ * next slow-path allocation, at thread exit and at device sync; another
+ * thread takes them back before asking the device for memory.
  *
  * Ownership protocol, through each block's atomic owner word:
  *   0             the device's (under its lock)
@@ -14,10 +15,10 @@
  *                 without the lock
  *   tc|PARKED     in tc's bins
  * Only tc's own thread moves tc|LIVE <-> tc|PARKED; any thread may move
- * tc|LIVE -> 0 (a free from another thread) or tc|PARKED -> 0 (the OOM
- * ladder stealing parked memory, which then asks tc to flush) under the
- * device lock. Taking a parked block is a compare-and-swap, so the ladder
- * and the owner never both win; parking is a plain store, since only a
+ * tc|LIVE -> 0 (a free from another thread) or tc|PARKED -> 0 (taking
+ * parked memory back, which then asks tc to flush) under the device lock.
+ * Taking a parked block is a compare-and-swap, so the taker and the owner
+ * never both win; parking is a plain store, since only a
  * double free racing with itself could contend for a live block.
  * A cache entry may point at a block struct that has since been reused:
  * structs are type-stable (segment.c), and the owner word plus the block's
