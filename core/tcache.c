@@ -198,11 +198,13 @@ static bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const c
 	       bin->size == size && bin->key == key && bin->devgen == cm_tc_devgen(d);
 }
 
-static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b)
+/* Called once the block is published as parked, when another thread may
+ * already be taking it back: the block itself is not read here. */
+static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
 {
 	bin->blocks[bin->count++] = b;
-	tc->parked_bytes += b->node.size;
-	if (b->node.size > CM_SMALL_REQUEST)
+	tc->parked_bytes += size;
+	if (size > CM_SMALL_REQUEST)
 		tc->large_bin = bin;
 }
 
@@ -264,7 +266,7 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	};
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	slot->addr = 0;
-	cm_tc_push(tc, bin, b);
+	cm_tc_push(tc, bin, b, size);
 	cm_tc_count(&cm_tc_dev_of(tc, d->index)->frees);
 	return true;
 }
@@ -380,8 +382,9 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 	}
 	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b))
 		return false;
+	size_t size = b->node.size;
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
-	cm_tc_push(tc, bin, b);
+	cm_tc_push(tc, bin, b, size);
 	return true;
 }
 
