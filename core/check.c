@@ -91,15 +91,10 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 	return true;
 }
 
-static size_t cm_check_pool_free(cm_pool *p)
-{
-	return cm_tree_count(p->root);
-}
-
 static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
 {
-	size_t free_indexed = cm_check_pool_free(&d->none_small) + cm_check_pool_free(&d->none_large) +
-			      cm_check_pool_free(&d->legacy.small) + cm_check_pool_free(&d->legacy.large);
+	size_t free_indexed = cm_tree_count(d->none_small.root) + cm_tree_count(d->none_large.root) +
+			      cm_tree_count(d->legacy.small.root) + cm_tree_count(d->legacy.large.root);
 	size_t segs = d->none_small.segments + d->none_large.segments + d->legacy.small.segments +
 		      d->legacy.large.segments;
 	cm_pool *pools[] = {&d->none_small, &d->none_large, &d->legacy.small, &d->legacy.large};
@@ -110,7 +105,7 @@ static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
 		if (!cm_check_tree(d, r->small.root, NULL, NULL, err) ||
 		    !cm_check_tree(d, r->large.root, NULL, NULL, err))
 			return false;
-		free_indexed += cm_check_pool_free(&r->small) + cm_check_pool_free(&r->large);
+		free_indexed += cm_tree_count(r->small.root) + cm_tree_count(r->large.root);
 		segs += r->small.segments + r->large.segments;
 	}
 	CM_CHECK(free_indexed == sum->free_blocks, "%zu free blocks, %zu indexed", sum->free_blocks,

@@ -141,6 +141,15 @@ static cm_block *cm_pool_search(cm_device *d, cm_pool *pool, const cm_request *r
 	return NULL;
 }
 
+static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq);
+
+/* Steps 1 and 2: cached memory, the pool's own first. */
+static cm_block *cm_search_cached(cm_device *d, cm_pool *pool, const cm_request *rq)
+{
+	cm_block *b = cm_pool_search(d, pool, rq);
+	return b ? b : cm_steal_idle(d, pool, rq);
+}
+
 static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq)
 {
 	cm_tnode *root = pool->small ? d->idle_small : d->idle_large;
@@ -187,7 +196,7 @@ static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq
 
 	d->stats.alloc_retries++;
 	cm_tc_steal_parked_locked(d);
-	if ((b = cm_pool_search(d, pool, rq)) || (b = cm_steal_idle(d, pool, rq)))
+	if ((b = cm_search_cached(d, pool, rq)))
 		return b;
 	if (cm_release_fitting_locked(d, cm_size_segment(rq->size), pool->small)) {
 		d->stats.ladder_releases++;
@@ -196,7 +205,7 @@ static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq
 	}
 	if (cm_device_sync_locked(d) == CM_OK) {
 		d->stats.ladder_syncs++;
-		if ((b = cm_pool_search(d, pool, rq)) || (b = cm_steal_idle(d, pool, rq)))
+		if ((b = cm_search_cached(d, pool, rq)))
 			return b;
 	}
 	if (cm_release_all_locked(d))
@@ -212,14 +221,11 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 
 	if (rq->tc)
 		cm_tc_flush_device_locked(rq->tc, d);
-	if ((b = cm_pool_search(d, pool, rq)))
-		goto found;
-	if ((b = cm_steal_idle(d, pool, rq)))
+	if ((b = cm_search_cached(d, pool, rq)))
 		goto found;
 	/* Memory parked in other threads' caches is cached memory too: the
 	 * device is asked only once it is back in the pools. */
-	if (cm_tc_steal_parked_locked(d) &&
-	    ((b = cm_pool_search(d, pool, rq)) || (b = cm_steal_idle(d, pool, rq))))
+	if (cm_tc_steal_parked_locked(d) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
 	if ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)))
@@ -252,7 +258,7 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 		return CM_OK;
 	}
 	cm_device *d = &h->devs[dev];
-	size_t rounded = cm_size_round(&h->cfg, size);
+	size_t rounded = cm_round_size(&h->cfg, size);
 	if (rounded == SIZE_MAX) {
 		pthread_mutex_lock(&d->lock);
 		d->stats.alloc_calls++;

@@ -240,7 +240,13 @@ struct cm_heap {
 };
 
 /* size.c */
-size_t cm_size_round(const cm_config *cfg, size_t size);
+/* A multiple of 512, at least 512: the rounding without
+ * roundup_power2_divisions, inline for the per-thread cache's fast path.
+ * size must be at most SIZE_MAX / 2. */
+static inline size_t cm_size_round_plain(size_t size)
+{
+	return size <= CM_MIN_BLOCK ? CM_MIN_BLOCK : (size + CM_MIN_BLOCK - 1) & ~(CM_MIN_BLOCK - 1);
+}
 size_t cm_size_segment(size_t rounded);
 bool cm_size_is_small(size_t rounded);
 
@@ -268,8 +274,8 @@ bool cm_livemap_insert(cm_livemap *m, cm_block *b);
 cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
 void cm_livemap_remove(cm_livemap *m, uintptr_t addr);
 void cm_livemap_free(cm_livemap *m);
-void cm_stats_level_add(cm_stats *st, uint64_t *cur, uint64_t *peak, int64_t delta);
-#define CM_LEVEL(st, name, delta) cm_stats_level_add((st), &(st)->name, &(st)->peak_##name, (delta))
+void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta);
+#define CM_LEVEL(st, name, delta) cm_stats_level_add(&(st)->name, &(st)->peak_##name, (delta))
 
 /* stream.c: stream records and the fence protocol (DESIGN 4). */
 typedef enum cm_need { CM_NEED_NOTHING, CM_NEED_WAIT, CM_NEED_FENCE, CM_NEED_SYNC } cm_need;

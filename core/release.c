@@ -23,16 +23,21 @@ static void cm_release_collect(cm_tnode *t, cm_segment **out, size_t *n)
 	cm_release_collect(t->right, out, n);
 }
 
-/* Every idle segment, or NULL when there are none or no memory. */
-static cm_segment **cm_release_idle_list(cm_device *d, size_t *n)
+enum { CM_RELEASE_SMALL = 1, CM_RELEASE_LARGE = 2, CM_RELEASE_ANY = 3 };
+
+/* The idle segments of the given kinds, or NULL when there are none or no
+ * memory. */
+static cm_segment **cm_release_idle_list(cm_device *d, int kinds, size_t *n)
 {
+	cm_tnode *small = kinds & CM_RELEASE_SMALL ? d->idle_small : NULL;
+	cm_tnode *large = kinds & CM_RELEASE_LARGE ? d->idle_large : NULL;
 	*n = 0;
-	size_t count = cm_tree_count(d->idle_small) + cm_tree_count(d->idle_large);
+	size_t count = cm_tree_count(small) + cm_tree_count(large);
 	cm_segment **list = count ? malloc(count * sizeof(*list)) : NULL;
 	if (!list)
 		return NULL;
-	cm_release_collect(d->idle_small, list, n);
-	cm_release_collect(d->idle_large, list, n);
+	cm_release_collect(small, list, n);
+	cm_release_collect(large, list, n);
 	return list;
 }
 
@@ -62,11 +67,11 @@ static int cm_release_by_size_desc(const void *a, const void *b)
 
 /* Releases idle segments in the given order until at least want bytes are
  * given back (SIZE_MAX: all). Returns the bytes released. */
-static size_t cm_release_sorted(cm_device *d, size_t want,
+static size_t cm_release_sorted(cm_device *d, int kinds, size_t want,
 				int (*order)(const void *, const void *))
 {
 	size_t n, freed = 0;
-	cm_segment **list = cm_release_idle_list(d, &n);
+	cm_segment **list = cm_release_idle_list(d, kinds, &n);
 	if (!list)
 		return 0;
 	if (order)
@@ -79,7 +84,7 @@ static size_t cm_release_sorted(cm_device *d, size_t want,
 
 size_t cm_release_all_locked(cm_device *d)
 {
-	return cm_exp_trim_all(d) + cm_release_sorted(d, SIZE_MAX, NULL);
+	return cm_exp_trim_all(d) + cm_release_sorted(d, CM_RELEASE_ANY, SIZE_MAX, NULL);
 }
 
 /* Ladder step 1, among the idle segments of the request's kind (small or
@@ -94,16 +99,8 @@ size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small)
 	cm_tnode *best = cm_tree_lower_bound(root, size, 0);
 	if (best)
 		return cm_release_one(d, cm_segment_of_idle(best));
-	size_t n, freed = 0;
-	cm_segment **list = cm_release_idle_list(d, &n);
-	if (!list)
-		return 0;
-	qsort(list, n, sizeof(*list), cm_release_by_size_desc);
-	for (size_t i = 0; i < n && freed < size; i++)
-		if (list[i]->pool->small == small)
-			freed += cm_release_one(d, list[i]);
-	free(list);
-	return freed;
+	return cm_release_sorted(d, small ? CM_RELEASE_SMALL : CM_RELEASE_LARGE, size,
+				 cm_release_by_size_desc);
 }
 
 size_t cm_release_limit(cm_device *d)
@@ -140,7 +137,7 @@ void cm_release_gc_locked(cm_device *d, size_t size)
 	size_t after = d->stats.reserved_bytes + size;
 	if (after <= target)
 		return;
-	if (cm_release_sorted(d, after - target, cm_release_by_age))
+	if (cm_release_sorted(d, CM_RELEASE_ANY, after - target, cm_release_by_age))
 		d->stats.gc_releases++;
 }
 
@@ -152,6 +149,6 @@ void cm_release_trim_locked(cm_device *d)
 	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes - d->stats.inactive_split_bytes;
 	if (keep == SIZE_MAX || idle <= keep)
 		return;
-	if (cm_exp_trim_all(d) + cm_release_sorted(d, idle - keep, cm_release_by_age))
+	if (cm_exp_trim_all(d) + cm_release_sorted(d, CM_RELEASE_ANY, idle - keep, cm_release_by_age))
 		d->stats.trims++;
 }

@@ -20,9 +20,8 @@
 
 #define CM_SLAB_BLOCKS 256
 
-void cm_stats_level_add(cm_stats *st, uint64_t *cur, uint64_t *peak, int64_t delta)
+void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta)
 {
-	(void)st;
 	*cur = (uint64_t)((int64_t)*cur + delta);
 	if (*cur > *peak)
 		*peak = *cur;

@@ -26,21 +26,14 @@ static size_t cm_size_next_division(size_t size, unsigned divisions)
 	return down == size ? size : down + step;
 }
 
-size_t cm_size_round(const cm_config *cfg, size_t size)
+size_t cm_round_size(const cm_config *cfg, size_t size)
 {
-	if (size <= CM_MIN_BLOCK)
-		return CM_MIN_BLOCK;
 	if (size > SIZE_MAX / 2)
 		return SIZE_MAX; /* never satisfiable; the caller reports OOM */
 	unsigned div = cm_config_divisions(cfg, size);
 	if (div > 1 && size > CM_MIN_BLOCK * div)
 		return cm_size_next_division(size, div);
-	return (size + CM_MIN_BLOCK - 1) & ~(CM_MIN_BLOCK - 1);
-}
-
-size_t cm_round_size(const cm_config *cfg, size_t size)
-{
-	return cm_size_round(cfg, size);
+	return cm_size_round_plain(size);
 }
 
 bool cm_size_is_small(size_t rounded)

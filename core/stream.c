@@ -67,15 +67,18 @@ void cm_event_put(cm_device *d, cm_event ev)
 
 /* ---- stream records ---- */
 
+/* The record's life as a stream: set for a new record or a reused one
+ * (whose generation the caller has bumped; its sequence numbers, events
+ * and list links carry over). */
 static void cm_stream_rec_init(cm_device *d, cm_stream_rec *r, cm_stream handle, uint8_t kind)
 {
 	r->handle = handle;
 	r->kind = kind;
 	r->alive = true;
+	r->owner_thread = 0;
+	r->mark_seq = 0;
 	r->small = (cm_pool){.dev = d, .stream = r, .small = true};
 	r->large = (cm_pool){.dev = d, .stream = r, .small = false};
-	atomic_init(&r->free_seq, 1);
-	atomic_init(&r->completed_seq, 0);
 }
 
 /* A record for a new stream: a retired one when there is one (its
@@ -89,20 +92,15 @@ static cm_stream_rec *cm_stream_rec_new(cm_device *d, cm_stream handle, uint8_t 
 		d->retired_streams = r->retired_next;
 		r->retired_next = NULL;
 		r->gen++;
-		r->handle = handle;
-		r->kind = kind;
-		r->alive = true;
-		r->owner_thread = 0;
-		r->mark_seq = 0;
-		r->small.root = r->large.root = NULL;
-		r->small.expandable = r->large.expandable = NULL;
-		return r;
+	} else {
+		if (!(r = calloc(1, sizeof(*r))))
+			return NULL;
+		atomic_init(&r->free_seq, 1);
+		atomic_init(&r->completed_seq, 0);
+		r->all_next = d->all_streams;
+		d->all_streams = r;
 	}
-	if (!(r = calloc(1, sizeof(*r))))
-		return NULL;
 	cm_stream_rec_init(d, r, handle, kind);
-	r->all_next = d->all_streams;
-	d->all_streams = r;
 	return r;
 }
 
@@ -120,6 +118,8 @@ cm_status cm_stream_init_device(cm_device *d)
 	d->none_small = (cm_pool){.dev = d, .small = true};
 	d->none_large = (cm_pool){.dev = d, .small = false};
 	cm_stream_rec_init(d, &d->legacy, CM_STREAM_LEGACY, CM_SK_LEGACY);
+	atomic_init(&d->legacy.free_seq, 1);
+	atomic_init(&d->legacy.completed_seq, 0);
 	atomic_init(&d->epoch, 1);
 	atomic_init(&d->ordered_epoch, 0);
 	atomic_init(&d->completed_epoch, 0);
@@ -515,35 +515,43 @@ static cm_stream cm_stream_recordable(const cm_stream_rec *r, uint32_t thread)
 	return r->handle;
 }
 
-/* Rule 2: order the consumer after the free on s through s's mark event,
- * recorded lazily (at most once per batch of frees) and waited on only
- * when it has not completed. */
-static cm_status cm_reuse_wait(cm_device *d, const cm_request *rq, const cm_tag *t)
+/* Whether the work on s before the free with sequence seq is complete,
+ * through s's mark event: recorded on `on` (lazily, at most once per batch
+ * of frees) when it does not cover seq yet. CM_OK: complete; CM_NOT_READY:
+ * pending, the mark covers it; anything else: no mark could be recorded. */
+static cm_status cm_stream_mark_query(cm_device *d, cm_stream_rec *s, cm_stream on, uint64_t seq)
 {
 	const cm_backend *be = d->heap->be;
-	cm_stream_rec *s = t->stream;
-	cm_stream on = cm_stream_recordable(s, rq->thread);
 	cm_status st;
 
-	if (t->seq > s->mark_seq) {
+	if (seq > s->mark_seq) {
 		if (cm_stream_capturing(d, on))
-			return CM_NOT_READY;
+			return CM_ERR_CAPTURING;
 		if (!s->mark && (st = cm_event_get(d, &s->mark)) != CM_OK)
 			return st;
 		uint64_t q = atomic_fetch_add(&s->free_seq, 1);
 		if ((st = be->event_record(be->ctx, d->index, s->mark, on)) != CM_OK)
-			return CM_NOT_READY;
+			return st;
 		s->mark_seq = q;
 	}
 	st = be->event_query(be->ctx, d->index, s->mark);
-	if (st == CM_OK) {
-		if (on == s->handle)
-			cm_atomic_max(&s->completed_seq, s->mark_seq);
+	if (st == CM_OK && on == s->handle)
+		cm_atomic_max(&s->completed_seq, s->mark_seq);
+	return st;
+}
+
+/* Rule 2: order the consumer after the free on s through s's mark event,
+ * waited on only when it has not completed. */
+static cm_status cm_reuse_wait(cm_device *d, const cm_request *rq, const cm_tag *t)
+{
+	const cm_backend *be = d->heap->be;
+	cm_stream_rec *s = t->stream;
+	cm_status st = cm_stream_mark_query(d, s, cm_stream_recordable(s, rq->thread), t->seq);
+
+	if (st == CM_OK)
 		return CM_OK;
-	}
-	if (cm_stream_capturing(d, rq->consumer->handle))
-		return CM_NOT_READY;
-	if (be->stream_wait_event(be->ctx, d->index, rq->consumer->handle, s->mark) != CM_OK)
+	if (st != CM_NOT_READY || cm_stream_capturing(d, rq->consumer->handle) ||
+	    be->stream_wait_event(be->ctx, d->index, rq->consumer->handle, s->mark) != CM_OK)
 		return CM_NOT_READY;
 	d->stats.stream_waits++;
 	return CM_OK;
@@ -722,26 +730,10 @@ cm_status cm_device_sync_locked(cm_device *d)
  * waiting: through the freeing stream's mark event, or the last fence's. */
 bool cm_tag_poll_complete(cm_device *d, const cm_tag *t)
 {
-	const cm_backend *be = d->heap->be;
 	if (cm_tag_complete(d, t))
 		return true;
-	if (cm_tag_stream_live(t) && t->stream->kind != CM_SK_PER_THREAD) {
-		cm_stream_rec *s = t->stream;
-		if (t->seq > s->mark_seq) {
-			if (cm_stream_capturing(d, s->handle) ||
-			    (!s->mark && cm_event_get(d, &s->mark) != CM_OK))
-				return false;
-			uint64_t q = atomic_fetch_add(&s->free_seq, 1);
-			if (be->event_record(be->ctx, d->index, s->mark, s->handle) != CM_OK)
-				return false;
-			s->mark_seq = q;
-		}
-		if (be->event_query(be->ctx, d->index, s->mark) == CM_OK) {
-			cm_atomic_max(&s->completed_seq, s->mark_seq);
-			return true;
-		}
-		return false;
-	}
+	if (cm_tag_stream_live(t) && t->stream->kind != CM_SK_PER_THREAD)
+		return cm_stream_mark_query(d, t->stream, t->stream->handle, t->seq) == CM_OK;
 	return cm_collect_poll(d) && cm_tag_complete(d, t);
 }
 

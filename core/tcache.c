@@ -276,7 +276,7 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 static inline size_t cm_tc_round(const cm_heap *h, size_t size)
 {
 	if (CM_LIKELY(h->round_plain && size - 1 < SIZE_MAX / 2))
-		return size <= CM_MIN_BLOCK ? CM_MIN_BLOCK : (size + CM_MIN_BLOCK - 1) & ~(CM_MIN_BLOCK - 1);
+		return cm_size_round_plain(size);
 	return 0; /* the slow path rounds (and rejects) everything else */
 }
 
