@@ -30,6 +30,7 @@ typedef enum cm_status {
 	CM_ERR_UNSUPPORTED, /* the backend lacks this operation */
 	CM_ERR_CAPTURING,   /* not permitted while a stream captures a graph */
 	CM_ERR_UNLOADING,   /* the runtime is shutting down */
+	CM_ERR_BAD_HANDLE,  /* a stream handle the device does not know */
 	CM_ERR_BACKEND,     /* any other device failure */
 } cm_status;
 
@@ -64,6 +65,9 @@ typedef struct cm_backend {
 	cm_status (*stream_query)(void *ctx, int dev, cm_stream s); /* OK or NOT_READY */
 	cm_status (*stream_synchronize)(void *ctx, int dev, cm_stream s);
 	cm_status (*stream_is_capturing)(void *ctx, int dev, cm_stream s, bool *capturing);
+	/* Whether user stream s is a live stream of dev, and non-blocking:
+	 * CM_ERR_BAD_HANDLE when it is not. Optional (NULL: not asked). */
+	cm_status (*stream_flags)(void *ctx, int dev, cm_stream s, bool *nonblocking);
 	cm_status (*device_synchronize)(void *ctx, int dev);
 
 	/* Virtual memory management (expandable segments). Sizes and addresses

@@ -274,7 +274,7 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 	cm_status st = CM_ERR_OOM;
 	pthread_mutex_lock(&d->lock);
 	d->stats.alloc_calls++;
-	if (key != CM_KEY_NONE && !(rq.consumer = cm_stream_lookup(d, key, tc)))
+	if (key != CM_KEY_NONE && (st = cm_stream_lookup(d, key, tc, &rq.consumer)) != CM_OK)
 		goto out;
 	st = cm_alloc_locked(d, &rq, &b);
 	if (st == CM_OK) {
@@ -317,6 +317,10 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 				   cm_tcache *tc)
 {
 	cm_block *b = cm_livemap_find(&d->live, ptr);
+	cm_stream_rec *rec = NULL;
+	if (b && key != CM_KEY_NONE &&
+	    cm_stream_lookup(d, key, tc, &rec) == CM_ERR_BAD_HANDLE)
+		return CM_ERR_BAD_HANDLE; /* as CUDA: refused, nothing freed */
 	if (!b || !cm_claim_live(b)) {
 		if (!b && !cm_segment_find(d, ptr))
 			return CM_ERR_NOT_OURS;
@@ -324,9 +328,6 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 		return CM_ERR_INVALID;
 	}
 	d->stats.free_calls++;
-	cm_stream_rec *rec = NULL;
-	if (key != CM_KEY_NONE && !(rec = cm_stream_lookup(d, key, tc)))
-		rec = NULL; /* unknown stream and no memory: fall back to epochs */
 	uint32_t thread = tc ? cm_tc_thread_id(tc) : CM_THREAD_ANY;
 	cm_tag tag = cm_tag_for_free(d, rec, thread);
 	cm_trace(d, CM_TRACE_FREE_REQUESTED, ptr, b->node.size, cm_trace_stream(rec));
@@ -425,6 +426,23 @@ void cm_device_reset(cm_heap *h, int dev)
 	pthread_mutex_unlock(&d->lock);
 }
 
+/* The held block containing ptr (the program's, not parked), or NULL. */
+static cm_block *cm_held_block_at(cm_device *d, uintptr_t ptr)
+{
+	cm_block *b = cm_livemap_find(&d->live, ptr);
+	if (!b) {
+		cm_segment *seg = cm_segment_find(d, ptr);
+		for (b = seg ? seg->first : NULL; b; b = b->next)
+			if (ptr >= b->node.addr && ptr - b->node.addr < b->node.size)
+				break;
+		if (b && b->state != CM_BLOCK_USED)
+			b = NULL;
+	}
+	if (b && (atomic_load(&b->owner) & CM_OWNER_MASK) == CM_OWNER_PARKED)
+		b = NULL;
+	return b;
+}
+
 void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -432,15 +450,16 @@ void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out)
 	for (int i = 0; i < h->ndev && !out->ours; i++) {
 		cm_device *d = &h->devs[i];
 		pthread_mutex_lock(&d->lock);
-		cm_block *b = cm_livemap_find(&d->live, ptr);
-		uintptr_t owner = b ? atomic_load(&b->owner) : 0;
-		if (b && (owner & CM_OWNER_MASK) != CM_OWNER_PARKED) {
-			out->ours = out->live = true;
+		cm_block *b = cm_held_block_at(d, ptr);
+		if (b) {
+			out->ours = true;
+			out->live = b->node.addr == ptr;
 			out->segment_start = b->prev == NULL;
 			out->expandable = b->seg->expandable;
 			out->size = b->node.size;
+			out->base = b->node.addr;
 		} else {
-			out->ours = b || cm_segment_find(d, ptr);
+			out->ours = cm_segment_find(d, ptr) != NULL;
 		}
 		if (out->ours)
 			out->dev = i;

@@ -289,7 +289,7 @@ typedef struct cm_request {
 } cm_request;
 cm_status cm_stream_init_device(cm_device *d);
 void cm_stream_fini_device(cm_device *d);
-cm_stream_rec *cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc);
+cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out);
 cm_tag cm_tag_for_free(cm_device *d, cm_stream_rec *s, uint32_t thread);
 cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);

@@ -12,6 +12,7 @@ const char *cm_status_name(cm_status st)
 	case CM_ERR_UNSUPPORTED: return "unsupported by the backend";
 	case CM_ERR_CAPTURING: return "stream is capturing a graph";
 	case CM_ERR_UNLOADING: return "runtime is unloading";
+	case CM_ERR_BAD_HANDLE: return "unknown stream handle";
 	case CM_ERR_BACKEND: return "device error";
 	}
 	return "unknown status";

@@ -252,25 +252,47 @@ static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking)
 	return r;
 }
 
-cm_stream_rec *cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc)
+static cm_status cm_stream_per_thread(cm_device *d, cm_tcache *tc, cm_stream_rec **out)
 {
-	if (s == CM_STREAM_LEGACY)
-		return &d->legacy;
-	if (s == CM_STREAM_PER_THREAD) {
-		if (!tc)
-			return NULL;
-		cm_stream_rec **slot = cm_tc_per_thread_slot(tc, d->index);
-		if (!*slot || !(*slot)->alive) { /* none yet, or lost in a reset */
-			cm_stream_rec *r = cm_stream_rec_new(d, s, CM_SK_PER_THREAD);
-			if (!r)
-				return NULL;
-			r->owner_thread = cm_tc_thread_id(tc);
-			*slot = r;
-		}
-		return *slot;
+	if (!tc)
+		return CM_ERR_OOM;
+	cm_stream_rec **slot = cm_tc_per_thread_slot(tc, d->index);
+	if (!*slot || !(*slot)->alive) { /* none yet, or lost in a reset */
+		cm_stream_rec *r = cm_stream_rec_new(d, CM_STREAM_PER_THREAD, CM_SK_PER_THREAD);
+		if (!r)
+			return CM_ERR_OOM;
+		r->owner_thread = cm_tc_thread_id(tc);
+		*slot = r;
 	}
-	cm_stream_rec *r = cm_stream_table_find(d, s);
-	return r ? r : cm_stream_add(d, s, true);
+	*out = *slot;
+	return CM_OK;
+}
+
+/* A user stream met for the first time outside cm_stream_created (made
+ * before the library could see it): the device says whether it exists
+ * and how it orders; without an answer it is taken as non-blocking, the
+ * conservative choice. A handle the device refuses leaves no record. */
+static cm_status cm_stream_adopt(cm_device *d, cm_stream s, cm_stream_rec **out)
+{
+	const cm_backend *be = d->heap->be;
+	bool nonblocking = true;
+	if (be->stream_flags &&
+	    be->stream_flags(be->ctx, d->index, s, &nonblocking) == CM_ERR_BAD_HANDLE)
+		return CM_ERR_BAD_HANDLE;
+	return (*out = cm_stream_add(d, s, nonblocking)) ? CM_OK : CM_ERR_OOM;
+}
+
+cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out)
+{
+	if (s == CM_STREAM_LEGACY) {
+		*out = &d->legacy;
+		return CM_OK;
+	}
+	if (s == CM_STREAM_PER_THREAD)
+		return cm_stream_per_thread(d, tc, out);
+	if ((*out = cm_stream_table_find(d, s)))
+		return CM_OK;
+	return cm_stream_adopt(d, s, out);
 }
 
 /* Zombies whose tail event completed are forgotten. */
@@ -811,10 +833,11 @@ cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s)
 		return tok;
 	}
 	cm_tcache *tc = cm_tc_get(h);
+	cm_stream_rec *r = NULL;
 	pthread_mutex_lock(&d->lock);
-	cm_stream_rec *r = cm_stream_lookup(d, s, tc);
+	cm_status st = cm_stream_lookup(d, s, tc, &r);
 	pthread_mutex_unlock(&d->lock);
-	if (r) {
+	if (st == CM_OK) {
 		tok.rec = r;
 		tok.mark = atomic_fetch_add(&r->free_seq, 1);
 	}

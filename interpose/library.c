@@ -9,19 +9,16 @@
 #include <unistd.h>
 
 #include "backend_cuda.h"
+#include "context.h"
 #include "config.h"
+#include "hook_entry.h"
 #include "library.h"
 
 static _Atomic(cm_heap *) cm_lib_heap_ptr;
 static atomic_bool cm_lib_disabled;
-static pthread_once_t cm_lib_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t cm_lib_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static cm_backend cm_lib_backend;
 static atomic_int cm_lib_captures;
-
-static __thread struct {
-	void *ctx;
-	int dev;
-} cm_lib_ctx __attribute__((tls_model("initial-exec")));
 
 static void cm_lib_forked_child(void)
 {
@@ -87,21 +84,25 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 	sigaction(sig, &sa, NULL);
 }
 
-static void cm_lib_init(void)
+/* The heap needs the driver loaded and initialized (cuInit) with at least
+ * one device. Until then every hook passes through, and the next hook
+ * tries again; a process with no device never gets a heap. */
+static bool cm_lib_init_locked(void)
 {
-	if (!cm_real_resolve())
-		return;
 	const cm_config *cfg = cm_config_get();
 	int n = 0;
-	cm_in_cuda++;
-	cudaError_t err = cm_real.cudaGetDeviceCount(&n);
-	if (err != cudaSuccess)
-		cm_real.cudaGetLastError(); /* the program meets it on its own */
-	cm_in_cuda--;
-	if (err != cudaSuccess || n <= 0)
-		return;
-	cm_real_resolve_driver();
-	cm_cuda_backend_init(&cm_lib_backend, n);
+	if (!cm_drv_resolve() || !cm_drv.cuDeviceGetCount || !cm_drv.cuCtxGetCurrent)
+		return false;
+	CUresult r = cm_drv.cuDeviceGetCount(&n);
+	if (r == CUDA_ERROR_NOT_INITIALIZED)
+		return false;
+	if (r != CUDA_SUCCESS || n <= 0) {
+		atomic_store(&cm_lib_disabled, true);
+		return false;
+	}
+	cm_real_resolve(); /* the runtime, when the program has one */
+	cm_ctx_init(n);
+	cm_cuda_backend_init(&cm_lib_backend, cm_ctx_slot_count());
 	if (cfg->expandable_segments) {
 		cm_vmm_backend_init(&cm_lib_backend, n);
 		if (!cm_lib_backend.vmm_map)
@@ -112,12 +113,14 @@ static void cm_lib_init(void)
 	cm_heap *h = NULL;
 	if (cm_heap_create(&cm_lib_backend, cfg, &h) != CM_OK) {
 		fprintf(stderr, "cachemalloc: cannot create the cache; passing every call to CUDA\n");
-		return;
+		atomic_store(&cm_lib_disabled, true);
+		return false;
 	}
 	pthread_atfork(NULL, NULL, cm_lib_forked_child);
 	if (cfg->report_signal)
 		cm_lib_watch_signal(h, cfg->report_signal);
 	atomic_store_explicit(&cm_lib_heap_ptr, h, memory_order_release);
+	return true;
 }
 
 cm_heap *cm_lib_heap(void)
@@ -127,27 +130,19 @@ cm_heap *cm_lib_heap(void)
 		return h;
 	if (atomic_load(&cm_lib_disabled))
 		return NULL;
-	pthread_once(&cm_lib_once, cm_lib_init);
+	pthread_mutex_lock(&cm_lib_init_lock);
+	if (!atomic_load(&cm_lib_heap_ptr) && !atomic_load(&cm_lib_disabled)) {
+		cm_in_cuda++;
+		cm_lib_init_locked();
+		cm_in_cuda--;
+	}
+	pthread_mutex_unlock(&cm_lib_init_lock);
 	return atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
 }
 
-bool cm_lib_device(int *dev)
+bool cm_lib_device(int *slot)
 {
-	void *ctx = NULL;
-	if (cm_real.cuCtxGetCurrent && cm_real.cuCtxGetCurrent(&ctx) == 0 && ctx &&
-	    ctx == cm_lib_ctx.ctx) {
-		*dev = cm_lib_ctx.dev;
-		return true;
-	}
-	if (cm_real.cudaGetDevice(dev) != cudaSuccess) {
-		cm_real.cudaGetLastError();
-		return false;
-	}
-	if (ctx) {
-		cm_lib_ctx.ctx = ctx;
-		cm_lib_ctx.dev = *dev;
-	}
-	return true;
+	return cm_ctx_current(slot);
 }
 
 /* Leaves err as the runtime's last error by making the runtime fail the
@@ -155,7 +150,7 @@ bool cm_lib_device(int *dev)
 static void cm_lib_raise(cudaError_t err)
 {
 	void *p = NULL;
-	enum cudaStreamCaptureMode mode;
+	CUstreamCaptureMode mode;
 	cm_in_cuda++;
 	bool relaxed = cm_lib_relax(&mode);
 	if (err == cudaErrorMemoryAllocation)
@@ -175,24 +170,63 @@ cudaError_t cm_lib_fail(cm_status st)
 	case CM_ERR_NOT_OURS: err = cudaErrorInvalidValue; break;
 	case CM_ERR_UNLOADING: return cudaSuccess; /* shutting down: nothing to do */
 	case CM_ERR_CAPTURING: err = cudaErrorStreamCaptureUnsupported; break;
+	case CM_ERR_BAD_HANDLE: return cudaErrorInvalidResourceHandle;
 	default: err = cudaErrorUnknown; break;
 	}
 	cm_lib_raise(err);
 	return err;
 }
 
-bool cm_lib_capturing(cudaStream_t s)
+cm_stream cm_lib_stream(CUstream s, bool ptsz)
+{
+	if (s == NULL)
+		return ptsz ? CM_STREAM_PER_THREAD : CM_STREAM_LEGACY;
+	if (s == CU_STREAM_LEGACY)
+		return CM_STREAM_LEGACY;
+	return (cm_stream)s; /* CU_STREAM_PER_THREAD is CM_STREAM_PER_THREAD */
+}
+
+cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)
+{
+	if (!cm_lib_capturing(s))
+		return cm_free_async(h, p, cm_lib_stream(s, ptsz));
+	/* A graph would free it at replay, long after now: a cached block can
+	 * neither be handed to the graph nor reused. It stays out. */
+	cm_ptr_info info;
+	cm_pointer_info(h, p, &info);
+	if (!info.ours)
+		return CM_ERR_NOT_OURS;
+	fprintf(stderr, "cachemalloc: a free on a capturing stream of 0x%lx: the block is kept "
+			"out of the cache for good\n", (unsigned long)p);
+	return CM_OK;
+}
+
+CUresult cm_lib_cu_fail(cm_status st)
+{
+	switch (st) {
+	case CM_OK: return CUDA_SUCCESS;
+	case CM_ERR_OOM: return CUDA_ERROR_OUT_OF_MEMORY;
+	case CM_ERR_INVALID:
+	case CM_ERR_NOT_OURS: return CUDA_ERROR_INVALID_VALUE;
+	case CM_ERR_UNLOADING: return CUDA_SUCCESS; /* shutting down: nothing to do */
+	case CM_ERR_CAPTURING: return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	case CM_ERR_BAD_HANDLE: return CUDA_ERROR_INVALID_HANDLE;
+	default: return CUDA_ERROR_UNKNOWN;
+	}
+}
+
+bool cm_lib_capturing(CUstream s)
 {
 	if (atomic_load_explicit(&cm_lib_captures, memory_order_acquire) <= 0 ||
-	    !cm_real.cudaStreamIsCapturing)
+	    !cm_drv.cuStreamIsCapturing)
 		return false;
-	enum cudaStreamCaptureStatus cs = cudaStreamCaptureStatusNone;
+	CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
 	cm_in_cuda++;
-	cudaError_t err = cm_real.cudaStreamIsCapturing(s, &cs);
+	CUresult r = cm_drv.cuStreamIsCapturing(s, &cs);
 	cm_in_cuda--;
 	/* An error here (the legacy stream during a global capture) means
 	 * capture is in the way: leave the call to CUDA. */
-	return err != cudaSuccess || cs != cudaStreamCaptureStatusNone;
+	return r != CUDA_SUCCESS || cs != CU_STREAM_CAPTURE_STATUS_NONE;
 }
 
 bool cm_lib_capture_active(void)
@@ -200,17 +234,17 @@ bool cm_lib_capture_active(void)
 	return atomic_load_explicit(&cm_lib_captures, memory_order_acquire) > 0;
 }
 
-bool cm_lib_relax(enum cudaStreamCaptureMode *saved)
+bool cm_lib_relax(CUstreamCaptureMode *saved)
 {
-	*saved = cudaStreamCaptureModeRelaxed;
-	return cm_lib_capture_active() && cm_real.cudaThreadExchangeStreamCaptureMode &&
-	       cm_real.cudaThreadExchangeStreamCaptureMode(saved) == cudaSuccess;
+	*saved = CU_STREAM_CAPTURE_MODE_RELAXED;
+	return cm_lib_capture_active() && cm_drv.cuThreadExchangeStreamCaptureMode &&
+	       cm_drv.cuThreadExchangeStreamCaptureMode(saved) == CUDA_SUCCESS;
 }
 
-void cm_lib_unrelax(bool relaxed, enum cudaStreamCaptureMode saved)
+void cm_lib_unrelax(bool relaxed, CUstreamCaptureMode saved)
 {
 	if (relaxed)
-		cm_real.cudaThreadExchangeStreamCaptureMode(&saved);
+		cm_drv.cuThreadExchangeStreamCaptureMode(&saved);
 }
 
 void cm_lib_capture_began(void)
@@ -261,4 +295,12 @@ __attribute__((destructor)) static void cm_lib_fini(void)
 	}
 	/* The heap is not destroyed: the driver frees device memory at exit,
 	 * and CUDA must not be called once the runtime unloads. */
+}
+
+/* ---- submissions (docs/design.md, "Seeing every submission") ---- */
+
+void cm_lib_submit(CUstream s, bool ptsz)
+{
+	(void)s;
+	(void)ptsz;
 }

@@ -1,12 +1,56 @@
 /* interpose/real.c - resolution of the real runtime and driver symbols. */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "real.h"
 
 cm_real_table cm_real;
+cm_drv_table cm_drv;
 __thread int cm_in_cuda __attribute__((tls_model("initial-exec")));
+
+/* ---- glibc's dlsym ---- */
+
+static _Atomic(cm_dlsym_fn) cm_real_dlsym_ptr;
+
+/* dlsym moved from libdl to libc in glibc 2.34; the older version node
+ * is the one a libc before it has. */
+static cm_dlsym_fn cm_real_dlsym_find(void)
+{
+	cm_dlsym_fn f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+	if (!f)
+		f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+	if (!f)
+		f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17"); /* aarch64 */
+	return f;
+}
+
+static void *cm_real_dlsym_none(void *handle, const char *name)
+{
+	(void)handle;
+	(void)name;
+	return NULL;
+}
+
+cm_dlsym_fn cm_real_dlsym_fn(void)
+{
+	cm_dlsym_fn f = atomic_load_explicit(&cm_real_dlsym_ptr, memory_order_acquire);
+	if (__builtin_expect(f == NULL, 0)) {
+		f = cm_real_dlsym_find();
+		if (!f)
+			return cm_real_dlsym_none;
+		atomic_store_explicit(&cm_real_dlsym_ptr, f, memory_order_release);
+	}
+	return f;
+}
+
+void *cm_real_dlsym(void *handle, const char *name)
+{
+	return cm_real_dlsym_fn()(handle, name);
+}
+
+/* ---- the runtime ---- */
 
 static pthread_once_t cm_real_once = PTHREAD_ONCE_INIT;
 static bool cm_real_ok;
@@ -28,11 +72,11 @@ static void *cm_real_runtime_handle(char *version, size_t n)
 
 static void *cm_real_lookup(const char *name, void *runtime, const char *version)
 {
-	void *f = dlsym(RTLD_NEXT, name);
+	void *f = cm_real_dlsym(RTLD_NEXT, name);
 	if (!f && runtime) {
 		f = dlvsym(runtime, name, version);
 		if (!f)
-			f = dlsym(runtime, name);
+			f = cm_real_dlsym(runtime, name);
 	}
 	return f;
 }
@@ -40,16 +84,13 @@ static void *cm_real_lookup(const char *name, void *runtime, const char *version
 static void cm_real_resolve_once(void)
 {
 	char version[32] = "";
-	void *runtime = dlsym(RTLD_NEXT, "cudaMalloc") ? NULL
-						       : cm_real_runtime_handle(version, sizeof(version));
+	void *runtime = cm_real_dlsym(RTLD_NEXT, "cudaMalloc")
+				? NULL
+				: cm_real_runtime_handle(version, sizeof(version));
 #define CM_X(name, params) *(void **)&cm_real.name = cm_real_lookup(#name, runtime, version);
 	CM_REAL_FUNCS(CM_X)
 #undef CM_X
-	cm_real_ok = cm_real.cudaMalloc && cm_real.cudaFree && cm_real.cudaGetDevice &&
-		     cm_real.cudaGetDeviceCount && cm_real.cudaEventCreateWithFlags &&
-		     cm_real.cudaEventRecord && cm_real.cudaEventQuery &&
-		     cm_real.cudaStreamWaitEvent && cm_real.cudaDeviceSynchronize &&
-		     cm_real.cudaGetLastError && cm_real.cudaPeekAtLastError;
+	cm_real_ok = cm_real.cudaMalloc && cm_real.cudaFree && cm_real.cudaGetLastError;
 }
 
 bool cm_real_resolve(void)
@@ -58,9 +99,32 @@ bool cm_real_resolve(void)
 	return cm_real_ok;
 }
 
-void cm_real_resolve_driver(void)
+/* ---- the driver ---- */
+
+static _Atomic(void *) cm_drv_lib;
+static pthread_mutex_t cm_drv_lock = PTHREAD_MUTEX_INITIALIZER;
+
+bool cm_drv_resolve(void)
 {
-	void *driver = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
-	if (driver)
-		*(void **)&cm_real.cuCtxGetCurrent = dlsym(driver, "cuCtxGetCurrent");
+	if (__builtin_expect(atomic_load_explicit(&cm_drv_lib, memory_order_acquire) != NULL, 1))
+		return true;
+	void *lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
+	if (!lib)
+		return false;
+	pthread_mutex_lock(&cm_drv_lock);
+	if (!atomic_load(&cm_drv_lib)) {
+#define CM_X(name, params) *(void **)&cm_drv.name = cm_real_dlsym(lib, #name);
+		CM_DRV_FUNCS(CM_X)
+#undef CM_X
+		atomic_store_explicit(&cm_drv_lib, lib, memory_order_release);
+	} else {
+		dlclose(lib);
+	}
+	pthread_mutex_unlock(&cm_drv_lock);
+	return true;
+}
+
+void *cm_drv_handle(void)
+{
+	return atomic_load_explicit(&cm_drv_lib, memory_order_acquire);
 }

@@ -1,20 +1,30 @@
 /* interpose/real.h - the real CUDA functions, resolved once.
  *
- * CM_REAL_FUNCS lists every runtime function the library calls or wraps;
- * the list generates the table of pointers and its resolution. Resolution
- * uses dlsym(RTLD_NEXT) and, when the runtime was loaded privately
- * (RTLD_LOCAL, as Python extensions do), dlopen(RTLD_NOLOAD) plus dlvsym
- * with the runtime's symbol version. A function the runtime lacks stays
- * NULL; callers check.
+ * Two tables. cm_real: the runtime functions the runtime-level hooks wrap
+ * or call, from libcudart (dlsym(RTLD_NEXT), or dlopen(RTLD_NOLOAD) plus
+ * dlvsym when the runtime was loaded privately). cm_drv: the driver
+ * functions the backend calls and the driver-level hooks wrap, from the
+ * libcuda.so.1 the process loaded (never loaded by us: the program's own
+ * search path found it). A function missing stays NULL; callers check.
+ * Both are resolved with the real dlsym (cm_real_dlsym), never the one the
+ * library exports (lookup.c).
  *
  * The re-entry guard: while the library itself is inside a CUDA call on a
- * thread, hooks called on that thread go straight to the real function.
+ * thread, hooks called on that thread go straight to the real function. A
+ * runtime-level hook raises it around the real runtime call, so that the
+ * driver-level hooks the runtime reaches pass it through: one request
+ * enters the cache once (docs/design.md, "One cache per process").
  */
 #ifndef CM_REAL_H
 #define CM_REAL_H
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <stdbool.h>
+
+/* cuda.h maps cuGetProcAddress to cuGetProcAddress_v2; the library needs
+ * both names as the driver exports them (11.x and 12.x signatures). */
+#undef cuGetProcAddress
 
 #define CM_REAL_FUNCS(X)                                                                   \
 	X(cudaMalloc, (void **p, size_t n))                                                \
@@ -23,56 +33,103 @@
 	X(cudaFreeAsync, (void *p, cudaStream_t s))                                        \
 	X(cudaMallocAsync_ptsz, (void **p, size_t n, cudaStream_t s))                      \
 	X(cudaFreeAsync_ptsz, (void *p, cudaStream_t s))                                   \
-	X(cudaStreamSynchronize, (cudaStream_t s))                                         \
-	X(cudaStreamSynchronize_ptsz, (cudaStream_t s))                                    \
-	X(cudaDeviceSynchronize, (void))                                                   \
-	X(cudaStreamCreate, (cudaStream_t * s))                                            \
-	X(cudaStreamCreateWithFlags, (cudaStream_t * s, unsigned int flags))               \
-	X(cudaStreamCreateWithPriority, (cudaStream_t * s, unsigned int flags, int prio))  \
-	X(cudaStreamDestroy, (cudaStream_t s))                                             \
-	X(cudaStreamBeginCapture, (cudaStream_t s, enum cudaStreamCaptureMode m))          \
-	X(cudaStreamBeginCapture_ptsz, (cudaStream_t s, enum cudaStreamCaptureMode m))     \
-	X(cudaStreamBeginCaptureToGraph,                                                   \
-	  (cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t *d,                        \
-	   const cudaGraphEdgeData *e, size_t n, enum cudaStreamCaptureMode m))            \
-	X(cudaStreamBeginCaptureToGraph_ptsz,                                              \
-	  (cudaStream_t s, cudaGraph_t g, const cudaGraphNode_t *d,                        \
-	   const cudaGraphEdgeData *e, size_t n, enum cudaStreamCaptureMode m))            \
-	X(cudaStreamEndCapture, (cudaStream_t s, cudaGraph_t * g))                         \
-	X(cudaStreamEndCapture_ptsz, (cudaStream_t s, cudaGraph_t * g))                    \
-	X(cudaDeviceReset, (void))                                                         \
-	X(cudaMemGetInfo, (size_t * free_bytes, size_t * total_bytes))                     \
-	X(cudaIpcGetMemHandle, (cudaIpcMemHandle_t * handle, void *p))                     \
-	X(cudaGetDevice, (int *dev))                                                       \
-	X(cudaSetDevice, (int dev))                                                        \
-	X(cudaGetDeviceCount, (int *n))                                                    \
-	X(cudaEventCreateWithFlags, (cudaEvent_t * ev, unsigned int flags))                \
-	X(cudaEventDestroy, (cudaEvent_t ev))                                              \
-	X(cudaEventRecord, (cudaEvent_t ev, cudaStream_t s))                               \
-	X(cudaEventQuery, (cudaEvent_t ev))                                                \
-	X(cudaEventSynchronize, (cudaEvent_t ev))                                          \
-	X(cudaStreamWaitEvent, (cudaStream_t s, cudaEvent_t ev, unsigned int flags))       \
-	X(cudaStreamQuery, (cudaStream_t s))                                               \
-	X(cudaStreamIsCapturing, (cudaStream_t s, enum cudaStreamCaptureStatus * st))      \
-	X(cudaDeviceCanAccessPeer, (int *can, int dev, int peer))                          \
-	X(cudaThreadExchangeStreamCaptureMode, (enum cudaStreamCaptureMode * mode))        \
-	X(cudaGetLastError, (void))                                                        \
-	X(cudaPeekAtLastError, (void))
+	X(cudaGetLastError, (void))
 
 typedef struct cm_real_table {
 #define CM_X(name, params) cudaError_t(*name) params;
 	CM_REAL_FUNCS(CM_X)
 #undef CM_X
-	/* From the driver, for the current device without cudaGetDevice. */
-	int (*cuCtxGetCurrent)(void **ctx);
 } cm_real_table;
 
-extern cm_real_table cm_real;
+/* The driver: every function the library calls or hooks by hand. */
+#define CM_DRV_FUNCS(X)                                                                    \
+	X(cuDeviceGetCount, (int *n))                                                      \
+	X(cuDeviceCanAccessPeer, (int *can, CUdevice dev, CUdevice peer))                  \
+	X(cuDevicePrimaryCtxRetain, (CUcontext * ctx, CUdevice dev))                       \
+	X(cuDevicePrimaryCtxRelease_v2, (CUdevice dev))                                    \
+	X(cuDevicePrimaryCtxReset_v2, (CUdevice dev))                                      \
+	X(cuDevicePrimaryCtxGetState, (CUdevice dev, unsigned *flags, int *active))        \
+	X(cuCtxGetCurrent, (CUcontext * ctx))                                              \
+	X(cuCtxGetDevice, (CUdevice * dev))                                                \
+	X(cuCtxPushCurrent_v2, (CUcontext ctx))                                            \
+	X(cuCtxPopCurrent_v2, (CUcontext * ctx))                                           \
+	X(cuCtxSynchronize, (void))                                                        \
+	X(cuCtxSynchronize_v2, (CUcontext ctx))                                            \
+	X(cuCtxDestroy_v2, (CUcontext ctx))                                                \
+	X(cuMemAlloc_v2, (CUdeviceptr * p, size_t n))                                      \
+	X(cuMemFree_v2, (CUdeviceptr p))                                                   \
+	X(cuMemAllocAsync, (CUdeviceptr * p, size_t n, CUstream s))                        \
+	X(cuMemAllocAsync_ptsz, (CUdeviceptr * p, size_t n, CUstream s))                   \
+	X(cuMemFreeAsync, (CUdeviceptr p, CUstream s))                                     \
+	X(cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s))                                \
+	X(cuMemGetInfo_v2, (size_t * free_bytes, size_t *total))                           \
+	X(cuMemGetAddressRange_v2, (CUdeviceptr * base, size_t *size, CUdeviceptr p))      \
+	X(cuPointerGetAttribute, (void *data, CUpointer_attribute a, CUdeviceptr p))       \
+	X(cuPointerGetAttributes,                                                          \
+	  (unsigned n, CUpointer_attribute *a, void **data, CUdeviceptr p))                \
+	X(cuIpcGetMemHandle, (CUipcMemHandle * handle, CUdeviceptr p))                     \
+	X(cuEventCreate, (CUevent * ev, unsigned flags))                                   \
+	X(cuEventDestroy_v2, (CUevent ev))                                                 \
+	X(cuEventRecord, (CUevent ev, CUstream s))                                         \
+	X(cuEventQuery, (CUevent ev))                                                      \
+	X(cuEventSynchronize, (CUevent ev))                                                \
+	X(cuStreamCreate, (CUstream * s, unsigned flags))                                  \
+	X(cuStreamCreateWithPriority, (CUstream * s, unsigned flags, int prio))            \
+	X(cuStreamDestroy_v2, (CUstream s))                                                \
+	X(cuStreamGetFlags, (CUstream s, unsigned *flags))                                 \
+	X(cuStreamGetCtx, (CUstream s, CUcontext *ctx))                                    \
+	X(cuStreamWaitEvent, (CUstream s, CUevent ev, unsigned flags))                     \
+	X(cuStreamQuery, (CUstream s))                                                     \
+	X(cuStreamSynchronize, (CUstream s))                                               \
+	X(cuStreamSynchronize_ptsz, (CUstream s))                                          \
+	X(cuStreamIsCapturing, (CUstream s, CUstreamCaptureStatus * st))                   \
+	X(cuStreamBeginCapture_v2, (CUstream s, CUstreamCaptureMode m))                    \
+	X(cuStreamBeginCapture_v2_ptsz, (CUstream s, CUstreamCaptureMode m))               \
+	X(cuStreamBeginCaptureToGraph,                                                     \
+	  (CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n, \
+	   CUstreamCaptureMode m))                                                         \
+	X(cuStreamBeginCaptureToGraph_ptsz,                                                \
+	  (CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n, \
+	   CUstreamCaptureMode m))                                                         \
+	X(cuStreamEndCapture, (CUstream s, CUgraph * g))                                   \
+	X(cuStreamEndCapture_ptsz, (CUstream s, CUgraph * g))                              \
+	X(cuThreadExchangeStreamCaptureMode, (CUstreamCaptureMode * m))                    \
+	X(cuGetProcAddress, (const char *sym, void **fn, int ver, cuuint64_t flags))       \
+	X(cuGetProcAddress_v2, (const char *sym, void **fn, int ver, cuuint64_t flags,     \
+				CUdriverProcAddressQueryResult *status))                   \
+	X(cuMemAddressReserve, (CUdeviceptr *, size_t, size_t, CUdeviceptr, unsigned long long)) \
+	X(cuMemAddressFree, (CUdeviceptr, size_t))                                         \
+	X(cuMemCreate, (CUmemGenericAllocationHandle *, size_t, const CUmemAllocationProp *, \
+			unsigned long long))                                               \
+	X(cuMemRelease, (CUmemGenericAllocationHandle))                                    \
+	X(cuMemMap, (CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,              \
+		     unsigned long long))                                                    \
+	X(cuMemUnmap, (CUdeviceptr, size_t))                                                 \
+	X(cuMemSetAccess, (CUdeviceptr, size_t, const CUmemAccessDesc *, size_t))            \
+	X(cuMemGetAllocationGranularity, (size_t *, const CUmemAllocationProp *,            \
+					  CUmemAllocationGranularity_flags))
 
-/* Resolves the table (once, thread-safe). False if the runtime is missing. */
+typedef struct cm_drv_table {
+#define CM_X(name, params) CUresult(*name) params;
+	CM_DRV_FUNCS(CM_X)
+#undef CM_X
+} cm_drv_table;
+
+extern cm_real_table cm_real;
+extern cm_drv_table cm_drv;
+
+/* glibc's dlsym, never the one this library exports. */
+typedef void *(*cm_dlsym_fn)(void *, const char *);
+cm_dlsym_fn cm_real_dlsym_fn(void);
+void *cm_real_dlsym(void *handle, const char *name);
+
+/* Resolves cm_real (once, thread-safe). False if the runtime is missing. */
 bool cm_real_resolve(void);
-/* The driver's cuCtxGetCurrent, once the runtime has loaded the driver. */
-void cm_real_resolve_driver(void);
+/* Resolves cm_drv once libcuda.so.1 is loaded; false until it is. Cheap
+ * once it has succeeded. */
+bool cm_drv_resolve(void);
+/* The driver's handle (after cm_drv_resolve succeeded). */
+void *cm_drv_handle(void);
 
 extern __thread int cm_in_cuda __attribute__((tls_model("initial-exec")));
 

@@ -1,0 +1,41 @@
+/* interpose/context.h - CUDA contexts as the core's devices.
+ *
+ * The core's device index is a context slot: pools belong to a context,
+ * primary or created, not to a device (docs/design.md, "Contexts"). The
+ * first slots go to the contexts met first; a context destroyed (or a
+ * primary context reset or released for good) frees its slot after the
+ * core has forgotten its memory. With every slot taken, a new context's
+ * calls pass through to CUDA uncached.
+ */
+#ifndef CM_CONTEXT_H
+#define CM_CONTEXT_H
+
+#include <cuda.h>
+#include <stdbool.h>
+
+/* Slots for a process with this many devices (set once, before use). */
+void cm_ctx_init(int devices);
+int cm_ctx_slot_count(void);
+
+/* The calling thread's current context's slot: false when it has no
+ * context or no slot is free. Costs cuCtxGetCurrent and a compare when
+ * the thread asked before. */
+bool cm_ctx_current(int *slot);
+
+/* The slot of ctx, or -1. */
+int cm_ctx_find(CUcontext ctx);
+/* The slots holding device dev's primary context (at most one). */
+int cm_ctx_find_primary(CUdevice dev);
+
+CUcontext cm_ctx_handle(int slot);
+CUdevice cm_ctx_device(int slot);
+
+/* The context of the slot is gone: its slot may serve another. */
+void cm_ctx_forget(int slot);
+
+/* Makes the slot's context current on this thread for a backend call;
+ * returns whether it pushed one, to hand to cm_ctx_leave. */
+bool cm_ctx_enter(int slot);
+void cm_ctx_leave(bool pushed);
+
+#endif

@@ -1,0 +1,444 @@
+/* interpose/driver_hooks.c - the driver API's allocation path, by hand.
+ *
+ * Every CUDA runtime, static or shared, and every driver-API program ends
+ * here (docs/design.md, "The driver layer"): these hooks serve allocation
+ * from the cache, tell the core about streams, synchronization, captures
+ * and contexts, and answer pointer queries with the block. They are
+ * reached through the exported symbol, through dlsym on the driver's
+ * handle and through cuGetProcAddress (lookup.c), and are as thin as the
+ * runtime-level hooks: pass through while the library is inside CUDA (the
+ * re-entry guard) or has no heap, translate, call the core, translate the
+ * result. Stream 0 is the legacy stream in the plain entry points and the
+ * calling thread's per-thread stream in the _ptsz ones. A pointer the
+ * cache does not own goes to the driver unchanged.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "context.h"
+#include "hook_entry.h"
+#include "library.h"
+
+#define CM_EXPORT __attribute__((visibility("default")))
+
+/* The driver's function, or the error a missing driver means. */
+#define CM_DRV(name, args) \
+	(cm_drv_resolve() && cm_drv.name ? cm_drv.name args : CUDA_ERROR_NOT_INITIALIZED)
+
+CM_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s);
+CM_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s);
+CM_EXPORT CUresult cuStreamSynchronize_ptsz(CUstream s);
+CM_EXPORT CUresult cuStreamBeginCapture_v2_ptsz(CUstream s, CUstreamCaptureMode m);
+CM_EXPORT CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *d,
+						    const CUgraphEdgeData *e, size_t n,
+						    CUstreamCaptureMode m);
+CM_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream s, CUgraph *g);
+
+/* ---- allocation ---- */
+
+CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
+{
+	cm_heap *h;
+	int slot;
+	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
+		return CM_DRV(cuMemAlloc_v2, (p, n));
+	uintptr_t out = 0;
+	cm_in_cuda++;
+	cm_status st = cm_malloc(h, slot, n, &out);
+	cm_in_cuda--;
+	*p = (CUdeviceptr)out;
+	return cm_lib_cu_fail(st);
+}
+
+CM_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return CM_DRV(cuMemFree_v2, (p));
+	cm_in_cuda++;
+	cm_status st = cm_free(h, (uintptr_t)p);
+	cm_in_cuda--;
+	if (st == CM_ERR_NOT_OURS)
+		return CM_DRV(cuMemFree_v2, (p));
+	return cm_lib_cu_fail(st);
+}
+
+static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool ptsz)
+{
+	cm_heap *h;
+	int slot;
+	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || cm_lib_capturing(s) ||
+	    !cm_lib_device(&slot))
+		return ptsz ? CM_DRV(cuMemAllocAsync_ptsz, (p, n, s)) : CM_DRV(cuMemAllocAsync, (p, n, s));
+	uintptr_t out = 0;
+	cm_in_cuda++;
+	cm_status st = cm_malloc_async(h, slot, n, cm_lib_stream(s, ptsz), &out);
+	cm_in_cuda--;
+	*p = (CUdeviceptr)out;
+	return cm_lib_cu_fail(st);
+}
+
+CM_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s)
+{
+	return cm_drv_malloc_async(p, n, s, false);
+}
+
+CM_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s)
+{
+	return cm_drv_malloc_async(p, n, s, true);
+}
+
+static CUresult cm_drv_free_async_real(CUdeviceptr p, CUstream s, bool ptsz)
+{
+	return ptsz ? CM_DRV(cuMemFreeAsync_ptsz, (p, s)) : CM_DRV(cuMemFreeAsync, (p, s));
+}
+
+static CUresult cm_drv_free_async(CUdeviceptr p, CUstream s, bool ptsz)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return cm_drv_free_async_real(p, s, ptsz);
+	cm_in_cuda++;
+	cm_status st = cm_lib_free_async(h, (uintptr_t)p, s, ptsz);
+	cm_in_cuda--;
+	if (st == CM_ERR_NOT_OURS)
+		return cm_drv_free_async_real(p, s, ptsz);
+	return cm_lib_cu_fail(st);
+}
+
+CM_EXPORT CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s)
+{
+	return cm_drv_free_async(p, s, false);
+}
+
+CM_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s)
+{
+	return cm_drv_free_async(p, s, true);
+}
+
+/* ---- synchronization proves completion ---- */
+
+static CUresult cm_drv_stream_sync(CUstream s, bool ptsz)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !(h = cm_lib_heap()))
+		return ptsz ? CM_DRV(cuStreamSynchronize_ptsz, (s)) : CM_DRV(cuStreamSynchronize, (s));
+	cm_stream cs = cm_lib_stream(s, ptsz);
+	int slot = -1;
+	if ((cs == CM_STREAM_LEGACY || cs == CM_STREAM_PER_THREAD) && !cm_lib_device(&slot))
+		slot = -1;
+	cm_sync_token tok = cm_sync_begin(h, slot, cs);
+	CUresult r = ptsz ? CM_DRV(cuStreamSynchronize_ptsz, (s)) : CM_DRV(cuStreamSynchronize, (s));
+	cm_in_cuda++;
+	cm_sync_end(h, tok, r == CUDA_SUCCESS ? CM_OK : CM_ERR_BACKEND);
+	cm_in_cuda--;
+	return r;
+}
+
+CM_EXPORT CUresult cuStreamSynchronize(CUstream s)
+{
+	return cm_drv_stream_sync(s, false);
+}
+
+CM_EXPORT CUresult cuStreamSynchronize_ptsz(CUstream s)
+{
+	return cm_drv_stream_sync(s, true);
+}
+
+/* A context synchronization: slot < 0 when the library has none for it. */
+static CUresult cm_drv_ctx_sync(cm_heap *h, int slot, CUresult (*real)(CUcontext), CUcontext ctx)
+{
+	cm_sync_token tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
+	CUresult r = ctx ? real(ctx) : cm_drv.cuCtxSynchronize();
+	cm_in_cuda++;
+	cm_sync_end(h, tok, r == CUDA_SUCCESS ? CM_OK : CM_ERR_BACKEND);
+	cm_in_cuda--;
+	return r;
+}
+
+CM_EXPORT CUresult cuCtxSynchronize(void)
+{
+	cm_heap *h;
+	int slot;
+	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
+		return CM_DRV(cuCtxSynchronize, ());
+	return cm_drv_ctx_sync(h, slot, NULL, NULL);
+}
+
+CM_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
+{
+	cm_heap *h;
+	int slot = -1;
+	if (cm_in_cuda || !(h = cm_lib_heap()) || (ctx ? (slot = cm_ctx_find(ctx)) < 0 : !cm_lib_device(&slot)))
+		return CM_DRV(cuCtxSynchronize_v2, (ctx));
+	return cm_drv_ctx_sync(h, slot, cm_drv.cuCtxSynchronize_v2, ctx);
+}
+
+/* ---- streams: the fence protocol needs to know them ---- */
+
+static CUresult cm_drv_stream_created(CUresult r, CUstream *s, unsigned flags)
+{
+	cm_heap *h;
+	int slot;
+	if (r != CUDA_SUCCESS || cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
+		return r;
+	cm_in_cuda++;
+	cm_stream_created(h, slot, (cm_stream)*s, (flags & CU_STREAM_NON_BLOCKING) != 0);
+	cm_in_cuda--;
+	return r;
+}
+
+CM_EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags)
+{
+	return cm_drv_stream_created(CM_DRV(cuStreamCreate, (s, flags)), s, flags);
+}
+
+CM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int prio)
+{
+	return cm_drv_stream_created(CM_DRV(cuStreamCreateWithPriority, (s, flags, prio)), s, flags);
+}
+
+CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
+{
+	cm_heap *h;
+	cm_stream cs = cm_lib_stream(s, false);
+	if (!cm_in_cuda && cs != CM_STREAM_LEGACY && cs != CM_STREAM_PER_THREAD &&
+	    (h = cm_lib_heap())) {
+		cm_in_cuda++;
+		cm_stream_destroying(h, -1, cs); /* records its tail first (rule 5) */
+		cm_in_cuda--;
+	}
+	return CM_DRV(cuStreamDestroy_v2, (s));
+}
+
+/* ---- graph capture: while none is active, no stream needs asking ---- */
+
+/* Counted before the real call, so an allocation racing the begin asks;
+ * uncounted again if the begin failed. */
+static CUresult cm_drv_capture_begun(CUresult r)
+{
+	if (r != CUDA_SUCCESS)
+		cm_lib_capture_ended();
+	return r;
+}
+
+static CUresult cm_drv_capture_ended(CUresult r)
+{
+	if (r == CUDA_SUCCESS || r == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
+		cm_lib_capture_ended();
+	return r;
+}
+
+CM_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode m)
+{
+	cm_lib_capture_began();
+	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCapture_v2, (s, m)));
+}
+
+CM_EXPORT CUresult cuStreamBeginCapture_v2_ptsz(CUstream s, CUstreamCaptureMode m)
+{
+	cm_lib_capture_began();
+	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCapture_v2_ptsz, (s, m)));
+}
+
+CM_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *d,
+					       const CUgraphEdgeData *e, size_t n,
+					       CUstreamCaptureMode m)
+{
+	cm_lib_capture_began();
+	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCaptureToGraph, (s, g, d, e, n, m)));
+}
+
+CM_EXPORT CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *d,
+						    const CUgraphEdgeData *e, size_t n,
+						    CUstreamCaptureMode m)
+{
+	cm_lib_capture_began();
+	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCaptureToGraph_ptsz, (s, g, d, e, n, m)));
+}
+
+CM_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *g)
+{
+	return cm_drv_capture_ended(CM_DRV(cuStreamEndCapture, (s, g)));
+}
+
+CM_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream s, CUgraph *g)
+{
+	return cm_drv_capture_ended(CM_DRV(cuStreamEndCapture_ptsz, (s, g)));
+}
+
+/* ---- contexts: a context's cache goes with it ---- */
+
+/* Forgets the slot's memory without freeing it (its context freed it). */
+static void cm_drv_forget_slot(int slot)
+{
+	cm_heap *h = cm_lib_heap();
+	if (!h || slot < 0)
+		return;
+	cm_in_cuda++;
+	cm_device_reset(h, slot);
+	cm_ctx_forget(slot);
+	cm_in_cuda--;
+}
+
+CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	if (!cm_in_cuda)
+		cm_drv_forget_slot(cm_ctx_find(ctx));
+	return CM_DRV(cuCtxDestroy_v2, (ctx));
+}
+
+CM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+	if (!cm_in_cuda)
+		cm_drv_forget_slot(cm_ctx_find_primary(dev));
+	return CM_DRV(cuDevicePrimaryCtxReset_v2, (dev));
+}
+
+/* The last release destroys the primary context. */
+CM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+	CUresult r = CM_DRV(cuDevicePrimaryCtxRelease_v2, (dev));
+	unsigned flags = 0;
+	int active = 1;
+	if (r == CUDA_SUCCESS && !cm_in_cuda &&
+	    cm_drv.cuDevicePrimaryCtxGetState(dev, &flags, &active) == CUDA_SUCCESS && !active)
+		cm_drv_forget_slot(cm_ctx_find_primary(dev));
+	return r;
+}
+
+/* ---- queries answered with the block ---- */
+
+CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+{
+	cm_heap *h;
+	int slot;
+	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
+	if (r != CUDA_SUCCESS || cm_in_cuda || !free_bytes || !total || !(h = cm_lib_heap()) ||
+	    !cm_config_get()->memgetinfo_counts_cache || !cm_lib_device(&slot))
+		return r;
+	cm_in_cuda++;
+	size_t idle = cm_idle_bytes(h, slot);
+	cm_in_cuda--;
+	*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
+	return r;
+}
+
+/* The block holding p, when p lies in a live block of the cache. */
+static bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return false;
+	cm_pointer_info(h, (uintptr_t)p, info);
+	return info->ours && info->base;
+}
+
+CM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p)
+{
+	cm_ptr_info info;
+	if (!cm_drv_block_of(p, &info))
+		return CM_DRV(cuMemGetAddressRange_v2, (base, size, p));
+	if (base)
+		*base = (CUdeviceptr)info.base;
+	if (size)
+		*size = info.size;
+	return CUDA_SUCCESS;
+}
+
+/* The range attributes describe the block; the others are the segment's,
+ * which the block shares. */
+static void cm_drv_block_attr(CUpointer_attribute a, void *data, const cm_ptr_info *info)
+{
+	if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
+		*(CUdeviceptr *)data = (CUdeviceptr)info->base;
+	else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE)
+		*(size_t *)data = info->size;
+}
+
+CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
+{
+	CUresult r = CM_DRV(cuPointerGetAttribute, (data, a, p));
+	cm_ptr_info info;
+	if (r == CUDA_SUCCESS && data && cm_drv_block_of(p, &info))
+		cm_drv_block_attr(a, data, &info);
+	return r;
+}
+
+CM_EXPORT CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *a, void **data,
+					  CUdeviceptr p)
+{
+	CUresult r = CM_DRV(cuPointerGetAttributes, (n, a, data, p));
+	cm_ptr_info info;
+	if (r != CUDA_SUCCESS || !a || !data || !cm_drv_block_of(p, &info))
+		return r;
+	for (unsigned i = 0; i < n; i++)
+		if (data[i])
+			cm_drv_block_attr(a[i], data[i], &info);
+	return r;
+}
+
+static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
+{
+	if (info->live && info->expandable)
+		fprintf(stderr,
+			"cachemalloc: cuIpcGetMemHandle(0x%llx): memory of expandable segments cannot "
+			"be shared with cudaIpcGetMemHandle; run without expandable_segments:True to "
+			"share it\n", (unsigned long long)p);
+	else if (info->live)
+		fprintf(stderr,
+			"cachemalloc: cuIpcGetMemHandle(0x%llx): this %zu-byte block shares a cached "
+			"segment, so another process would map the wrong memory; allocations of at "
+			"least max_split_size_mb get segments of their own "
+			"(CACHEMALLOC_CONF=max_split_size_mb:N, N in MiB)\n",
+			(unsigned long long)p, info->size);
+}
+
+CM_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !(h = cm_lib_heap()))
+		return CM_DRV(cuIpcGetMemHandle, (handle, p));
+	cm_ptr_info info;
+	cm_pointer_info(h, (uintptr_t)p, &info);
+	if (!info.ours || (info.live && info.segment_start && !info.expandable))
+		return CM_DRV(cuIpcGetMemHandle, (handle, p));
+	cm_drv_ipc_refusal(p, &info);
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- the table the lookup wrappers substitute from ---- */
+
+#define CM_HOOK(sym, look, pt) \
+	{.symbol = #sym, .lookup = look, .ptsz = pt, .hook = (void *)sym, .real = NULL}
+
+const cm_hook_entry cm_driver_table[] = {
+	CM_HOOK(cuMemAlloc_v2, "cuMemAlloc", false),
+	CM_HOOK(cuMemFree_v2, "cuMemFree", false),
+	CM_HOOK(cuMemAllocAsync, "cuMemAllocAsync", false),
+	CM_HOOK(cuMemAllocAsync_ptsz, "cuMemAllocAsync", true),
+	CM_HOOK(cuMemFreeAsync, "cuMemFreeAsync", false),
+	CM_HOOK(cuMemFreeAsync_ptsz, "cuMemFreeAsync", true),
+	CM_HOOK(cuStreamSynchronize, "cuStreamSynchronize", false),
+	CM_HOOK(cuStreamSynchronize_ptsz, "cuStreamSynchronize", true),
+	CM_HOOK(cuCtxSynchronize, "cuCtxSynchronize", false),
+	CM_HOOK(cuCtxSynchronize_v2, "cuCtxSynchronize", false),
+	CM_HOOK(cuStreamCreate, "cuStreamCreate", false),
+	CM_HOOK(cuStreamCreateWithPriority, "cuStreamCreateWithPriority", false),
+	CM_HOOK(cuStreamDestroy_v2, "cuStreamDestroy", false),
+	CM_HOOK(cuStreamBeginCapture_v2, "cuStreamBeginCapture", false),
+	CM_HOOK(cuStreamBeginCapture_v2_ptsz, "cuStreamBeginCapture", true),
+	CM_HOOK(cuStreamBeginCaptureToGraph, "cuStreamBeginCaptureToGraph", false),
+	CM_HOOK(cuStreamBeginCaptureToGraph_ptsz, "cuStreamBeginCaptureToGraph", true),
+	CM_HOOK(cuStreamEndCapture, "cuStreamEndCapture", false),
+	CM_HOOK(cuStreamEndCapture_ptsz, "cuStreamEndCapture", true),
+	CM_HOOK(cuCtxDestroy_v2, "cuCtxDestroy", false),
+	CM_HOOK(cuDevicePrimaryCtxReset_v2, "cuDevicePrimaryCtxReset", false),
+	CM_HOOK(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease", false),
+	CM_HOOK(cuMemGetInfo_v2, "cuMemGetInfo", false),
+	CM_HOOK(cuMemGetAddressRange_v2, "cuMemGetAddressRange", false),
+	CM_HOOK(cuPointerGetAttribute, "cuPointerGetAttribute", false),
+	CM_HOOK(cuPointerGetAttributes, "cuPointerGetAttributes", false),
+	CM_HOOK(cuIpcGetMemHandle, "cuIpcGetMemHandle", false),
+};
+const size_t cm_driver_count = sizeof(cm_driver_table) / sizeof(cm_driver_table[0]);
