@@ -61,7 +61,7 @@ static void cm_lookup_add_table(void *driver, const cm_hook_entry *t, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		void *real = cm_real_dlsym(driver, t[i].symbol);
 		if (t[i].real)
-			*t[i].real = real;
+				__atomic_store_n(t[i].real, real, __ATOMIC_RELAXED);
 		cm_lookup_add(real, t[i].hook);
 	}
 }

@@ -1,0 +1,14 @@
+/* tests/submit/stub.c - the library functions the generated hooks call,
+ * as no-ops, so that interpose/submit_hooks.c links into a shared module on
+ * its own (check_map.c). docs/design.md, "Seeing every submission". */
+#include "hook_entry.h"
+
+void cm_lib_submit(CUstream s, bool ptsz)
+{
+	(void)s;
+	(void)ptsz;
+}
+
+void cm_submit_resolve(void)
+{
+}
