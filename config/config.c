@@ -487,6 +487,11 @@ static const char *cm_set_memgetinfo(cm_config *cfg, cm_slice v)
 	return cm_parse_bool(v, &cfg->memgetinfo_counts_cache);
 }
 
+static const char *cm_set_track_submissions(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bool(v, &cfg->track_submissions);
+}
+
 static const cm_option cm_options[] = {
 	{ "max_split_size_mb", "MiB", "unlimited",
 	  "an integer number of MiB, 20 or more",
@@ -534,6 +539,11 @@ static const cm_option cm_options[] = {
 	  "true or false (also True, False, 1, 0)",
 	  "cudaMemGetInfo reports memory idle in the cache as free",
 	  cm_set_memgetinfo },
+	{ "track_submissions", "bool", "true",
+	  "true or false (also True, False, 1, 0)",
+	  "learn which streams ran work from the driver's submission calls, so "
+	  "that idle streams cost nothing (false: ask every stream)",
+	  cm_set_track_submissions },
 };
 
 #define CM_NOPTIONS (sizeof cm_options / sizeof cm_options[0])
@@ -738,6 +748,7 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->free_fence = CM_FENCE_GPU;
 	cfg->stats = CM_STATS_OFF;
 	cfg->memgetinfo_counts_cache = true;
+	cfg->track_submissions = true;
 	cfg->sim_memory = CM_SIM_DEFAULT;
 }
 

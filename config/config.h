@@ -45,6 +45,7 @@ typedef struct cm_config {
 	char stats_path[CM_CONFIG_PATH_MAX];   /* for CM_STATS_EXIT_JSON */
 	char oom_snapshot[CM_CONFIG_PATH_MAX]; /* empty: no snapshot */
 	bool memgetinfo_counts_cache;
+	bool track_submissions;
 	int report_signal;                 /* 0: none, else SIGUSR1 or SIGUSR2 */
 	size_t sim_memory;                 /* CACHEMALLOC_SIM_MEMORY, bytes */
 } cm_config;

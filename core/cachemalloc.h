@@ -56,6 +56,22 @@ typedef struct cm_sync_token {
 cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s);
 void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result);
 
+/* Submissions (docs/design.md, "Seeing every submission"). A library that
+ * sees every way work reaches a stream calls cm_heap_track_submissions
+ * once, before any stream exists; then cm_submit_begin before each call
+ * that queues work on stream s (or makes it wait; once per stream the
+ * call uses) and cm_submit_end after it. cm_submit_begin may make s wait
+ * for earlier frees (it returns after enqueueing that wait); it returns
+ * false for a user stream the heap does not know: cm_stream_seen tells it
+ * which device's it is, then call again. */
+void cm_heap_track_submissions(cm_heap *h);
+bool cm_submit_begin(cm_heap *h, cm_stream s);
+void cm_submit_end(void);
+/* User stream s of device dev, met outside cm_stream_created: known from
+ * now on, its earlier work counted as not yet covered. CM_ERR_BAD_HANDLE
+ * when the device does not know the handle. */
+cm_status cm_stream_seen(cm_heap *h, int dev, cm_stream s);
+
 /* Gives the calling thread's cached blocks back to the shared pools. */
 void cm_thread_flush(cm_heap *h);
 

@@ -75,7 +75,8 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 		h->round_plain &= cfg->roundup_divisions[i] <= 1;
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
-	if (!h->devs || !h->retired) {
+	if (!h->devs || !h->retired || cm_activity_init(h) != CM_OK) {
+		free(h->acts);
 		free(h->devs);
 		free(h->retired);
 		free(h);
@@ -99,6 +100,7 @@ void cm_heap_destroy(cm_heap *h)
 		h->be->device_synchronize(h->be->ctx, i);
 		cm_device_fini(&h->devs[i]);
 	}
+	cm_activity_fini(h);
 	free(h->devs);
 	free(h->retired);
 	free(h);

@@ -63,6 +63,7 @@ typedef struct cm_pool cm_pool;
 typedef struct cm_segment cm_segment;
 typedef struct cm_stream_rec cm_stream_rec;
 typedef struct cm_tcache cm_tcache;
+typedef struct cm_activity cm_activity;
 
 /* An intrusive treap node keyed by (size, addr): best fit is the lower
  * bound of (size, 0). Used for a pool's free blocks and a device's wholly
@@ -138,8 +139,22 @@ struct cm_pool {
 
 enum cm_stream_kind { CM_SK_LEGACY, CM_SK_PER_THREAD, CM_SK_BLOCKING, CM_SK_NONBLOCKING };
 
+/* What the submission hooks know of a stream (activity.c): whether work
+ * reached it since it was last covered, and which order generation of its
+ * device its work already waits for. One per stream handle ever met,
+ * never freed, found without a lock. The default streams (legacy and
+ * per-thread) of all devices share one, with no device. */
+struct cm_activity {
+	_Atomic cm_stream handle;      /* 0: an empty slot of the table */
+	_Atomic uint32_t ran;          /* work queued since it was last covered */
+	_Atomic uint64_t ordered_gen;  /* its work waits for the device's order event of this generation */
+	_Atomic(cm_device *) dev;      /* NULL: default streams, or a stream no device knows yet */
+	_Atomic bool nonblocking;      /* not ordered after the legacy stream */
+};
+
 struct cm_stream_rec {
 	cm_stream handle;
+	cm_activity *act; /* user streams, when the heap sees submissions */
 	uint8_t kind;
 	bool alive;
 	bool zombie;   /* destroyed, its work maybe unfinished: tail recorded */
@@ -189,6 +204,11 @@ struct cm_device {
 	size_t nb_count;
 	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
+	/* The submission protocol (activity.c, stream.c). lock-free reads. */
+	_Atomic bool quiet;          /* no user stream's ran flag is set */
+	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
+	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
+	size_t pending_fresh;        /* bytes of new segments taken while a collect was pending */
 	_Atomic uint32_t stream_gen;   /* lock-free read: bumped on destroy */
 
 	cm_tnode *idle_small, *idle_large; /* wholly free segments */
@@ -237,6 +257,13 @@ struct cm_heap {
 	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
 	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
 	cm_tc_retired *retired; /* per device, from exited threads */
+	/* Submissions (activity.c): set when every way work reaches a stream
+	 * calls cm_submit_begin/end; otherwise nothing is known of streams'
+	 * work and the protocol asks the device. */
+	bool sees_submissions;
+	cm_activity defaults;   /* the legacy and per-thread streams */
+	cm_activity *acts;      /* open addressing by handle */
+	size_t acts_cap;
 };
 
 /* size.c */
@@ -295,11 +322,20 @@ cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);
 bool cm_tag_poll_complete(cm_device *d, const cm_tag *t);
 cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b);
+bool cm_quiet(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);
 cm_status cm_event_get(cm_device *d, cm_event *out);
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
 void cm_stream_forget_all(cm_device *d);
 void cm_event_put(cm_device *d, cm_event ev);
+
+/* activity.c: which streams ran work. */
+cm_status cm_activity_init(cm_heap *h);
+void cm_activity_fini(cm_heap *h);
+cm_activity *cm_activity_attach(cm_device *d, cm_stream s, bool nonblocking, bool ran);
+bool cm_activity_take(cm_device *d, cm_activity *a);
+void cm_activity_put_back(cm_device *d, cm_activity *a);
+bool cm_defaults_take(cm_heap *h);
 
 /* tcache.c: per-thread caches (the lock-free fast path). */
 cm_tcache *cm_tc_get(cm_heap *h);

@@ -121,6 +121,8 @@ cm_status cm_stream_init_device(cm_device *d)
 	atomic_init(&d->legacy.free_seq, 1);
 	atomic_init(&d->legacy.completed_seq, 0);
 	atomic_init(&d->epoch, 1);
+	atomic_init(&d->quiet, true);
+	atomic_init(&d->order_gen, 1);
 	atomic_init(&d->ordered_epoch, 0);
 	atomic_init(&d->completed_epoch, 0);
 	return CM_OK;
@@ -233,7 +235,7 @@ static void cm_stream_order_new(cm_device *d, cm_stream s);
 /* A user stream: created through cm_stream_created, or met for the first
  * time in an allocation (created before we could see it: assumed
  * non-blocking, the conservative choice). */
-static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking)
+static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool ran)
 {
 	if (4 * (atomic_load(&d->user_streams) + 1) > 3 * d->stream_table_cap &&
 	    !cm_stream_table_grow(d))
@@ -245,6 +247,7 @@ static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking)
 	r->hash_next = d->stream_table[j];
 	d->stream_table[j] = r;
 	atomic_fetch_add(&d->user_streams, 1);
+	r->act = d->heap->sees_submissions ? cm_activity_attach(d, s, nonblocking, ran) : NULL;
 	if (nonblocking) {
 		cm_nb_link(d, r);
 		cm_stream_order_new(d, s);
@@ -279,7 +282,7 @@ static cm_status cm_stream_adopt(cm_device *d, cm_stream s, cm_stream_rec **out)
 	if (be->stream_flags &&
 	    be->stream_flags(be->ctx, d->index, s, &nonblocking) == CM_ERR_BAD_HANDLE)
 		return CM_ERR_BAD_HANDLE;
-	return (*out = cm_stream_add(d, s, nonblocking)) ? CM_OK : CM_ERR_OOM;
+	return (*out = cm_stream_add(d, s, nonblocking, true)) ? CM_OK : CM_ERR_OOM;
 }
 
 cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out)
@@ -309,6 +312,7 @@ static void cm_stream_reap(cm_device *d, bool all_complete)
 		    be->event_query(be->ctx, d->index, r->tail) != CM_OK)
 			continue;
 		r->zombie = false;
+		atomic_fetch_sub(&d->zombies, 1);
 		cm_nb_unlink(d, r);
 		if (r->tail)
 			cm_event_put(d, r->tail);
@@ -356,6 +360,7 @@ void cm_stream_forget_all(cm_device *d)
 	d->nb_list = NULL;
 	d->nb_count = 0;
 	atomic_store(&d->user_streams, 0);
+	atomic_store(&d->zombies, 0);
 	atomic_fetch_add(&d->stream_gen, 1);
 	d->fence_event = d->birth_event = NULL;
 	d->fence_recorded = false;
@@ -395,9 +400,21 @@ cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
 		atomic_fetch_add(&d->stream_gen, 1);
 		cm_stream_retire(d, old);
 	}
-	cm_stream_rec *r = cm_stream_add(d, s, nonblocking);
+	cm_stream_rec *r = cm_stream_add(d, s, nonblocking, false);
 	pthread_mutex_unlock(&d->lock);
 	return r ? CM_OK : CM_ERR_OOM;
+}
+
+cm_status cm_stream_seen(cm_heap *h, int dev, cm_stream s)
+{
+	if (dev < 0 || dev >= h->ndev || s == CM_STREAM_LEGACY || s == CM_STREAM_PER_THREAD)
+		return CM_ERR_INVALID;
+	cm_device *d = &h->devs[dev];
+	cm_stream_rec *r;
+	pthread_mutex_lock(&d->lock);
+	cm_status st = cm_stream_lookup(d, s, NULL, &r);
+	pthread_mutex_unlock(&d->lock);
+	return st;
 }
 
 /* The device whose table holds user stream s, or -1. */
@@ -427,6 +444,9 @@ cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s)
 	if (r) {
 		cm_stream_table_remove(d, r);
 		r->alive = false;
+		if (r->act) /* its tail covers its work from now on */
+			cm_activity_take(d, r->act);
+		r->act = NULL;
 		atomic_fetch_add(&d->stream_gen, 1); /* invalidates cached blocks keyed by s */
 		cm_stream_orphan_segments(d, r);
 		if (cm_event_get(d, &r->tail) != CM_OK ||
@@ -442,6 +462,7 @@ cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s)
 			cm_stream_retire(d, r);
 		} else {
 			r->zombie = true;
+			atomic_fetch_add(&d->zombies, 1);
 			if (r->kind != CM_SK_NONBLOCKING)
 				cm_nb_link(d, r);
 		}
@@ -501,6 +522,17 @@ static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag 
 			       (t->stream->kind == CM_SK_LEGACY || t->stream->kind == CM_SK_PER_THREAD)));
 }
 
+/* With submissions seen: no work was queued on any stream of the device
+ * since the last cover, so all of it is complete or ordered before any
+ * later work (activity.c). */
+bool cm_quiet(cm_device *d)
+{
+	cm_heap *h = d->heap;
+	return h->sees_submissions && atomic_load(&d->quiet) &&
+	       !atomic_load_explicit(&h->defaults.ran, memory_order_acquire) &&
+	       !atomic_load_explicit(&d->zombies, memory_order_acquire);
+}
+
 static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t)
 {
 	cm_free_fence mode = d->heap->cfg.free_fence;
@@ -517,6 +549,8 @@ static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t
 		return CM_NEED_NOTHING;
 	if (rq->consumer && cm_tag_stream_live(t))
 		return CM_NEED_WAIT; /* rule 2 */
+	if (cm_quiet(d))
+		return CM_NEED_NOTHING; /* rule 3: nothing ran since the last cover */
 	return CM_NEED_FENCE;
 }
 
@@ -636,6 +670,82 @@ static cm_status cm_fence(cm_device *d)
 		    (st = be->stream_wait_event(be->ctx, dev, r->handle, d->fence_event)) != CM_OK)
 			return st;
 	d->fence_recorded = true;
+	cm_atomic_max(&d->ordered_epoch, e);
+	d->stats.fences++;
+	return CM_OK;
+}
+
+/* A stream whose record, query or wait failed: its earlier work is made
+ * safe once, by a device synchronization, and the stream is forgotten
+ * (docs/design.md, "Streams that fail"). */
+static void cm_stream_failed(cm_device *d, cm_stream_rec *r)
+{
+	d->stats.stream_failures++;
+	cm_device_sync_locked(d);
+	if (!r->alive)
+		return;
+	cm_stream_table_remove(d, r);
+	r->alive = false;
+	r->act = NULL;
+	atomic_fetch_sub(&d->user_streams, 1);
+	atomic_fetch_add(&d->stream_gen, 1);
+	if (r->kind == CM_SK_NONBLOCKING)
+		cm_nb_unlink(d, r);
+	cm_stream_orphan_segments(d, r);
+	cm_stream_retire(d, r);
+}
+
+/* Covers a user stream that ran work: a non-blocking one through an event
+ * the legacy stream waits for; a blocking one is ordered before the
+ * legacy stream's next work by CUDA itself. False: not now (capturing). */
+static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
+{
+	const cm_backend *be = d->heap->be;
+	if (!cm_activity_take(d, r->act) || r->kind != CM_SK_NONBLOCKING)
+		return true;
+	if (cm_stream_capturing(d, r->handle)) {
+		cm_activity_put_back(d, r->act);
+		return false;
+	}
+	if (cm_ensure_event(d, &r->fence_ev) != CM_OK ||
+	    be->event_record(be->ctx, d->index, r->fence_ev, r->handle) != CM_OK ||
+	    be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY, r->fence_ev) != CM_OK)
+		cm_stream_failed(d, r);
+	return true;
+}
+
+/* Rule 3 by ordering, paid by the streams that ran (activity.c): every
+ * stream that ran work since the last cover is covered, then an event on
+ * the legacy stream is recorded that every non-blocking stream waits for
+ * before its next work. Frees before the cover are then ordered before
+ * any later work. */
+static cm_status cm_cover(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	if (cm_stream_capturing(d, CM_STREAM_LEGACY) || cm_ensure_event(d, &d->fence_event) != CM_OK)
+		return CM_ERR_CAPTURING;
+	uint64_t e = atomic_fetch_add(&d->epoch, 1);
+	atomic_store(&d->quiet, true); /* before the flags are read: activity.c */
+	cm_defaults_take(d->heap);
+	bool all = true;
+	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next)
+		if (r->alive && r->act)
+			all &= cm_cover_stream(d, r);
+	bool waited = true;
+	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next)
+		if (r->zombie && r->tail)
+			waited &= be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY, r->tail) == CM_OK;
+	if (!waited)
+		cm_device_sync_locked(d); /* reaps the zombies */
+	if (be->event_record(be->ctx, d->index, d->fence_event, CM_STREAM_LEGACY) != CM_OK) {
+		atomic_store(&d->quiet, false);
+		atomic_store(&d->heap->defaults.ran, 1);
+		return CM_ERR_BACKEND;
+	}
+	d->fence_recorded = true;
+	atomic_fetch_add_explicit(&d->order_gen, 1, memory_order_release);
+	if (!all)
+		return CM_ERR_CAPTURING;
 	cm_atomic_max(&d->ordered_epoch, e);
 	d->stats.fences++;
 	return CM_OK;
@@ -804,6 +914,8 @@ cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
 		break;
 	}
 	cm_stream_reap(d, false);
+	if (d->heap->sees_submissions)
+		return cm_cover(d) == CM_OK ? CM_OK : CM_NOT_READY;
 	if (atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB && cm_freed_here_on_default_streams(rq, t) &&
 	    cm_user_streams_idle(d)) {
 		d->stats.idle_proofs++;

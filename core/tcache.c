@@ -133,17 +133,17 @@ static void cm_tc_count(_Atomic uint64_t *c)
 }
 
 /* A cudaMalloc bin's block, freed by this thread with cudaFree: usable
- * under rule 4, or once its epoch is ordered or complete. */
+ * under rule 4, once its epoch is ordered or complete, or when no stream
+ * ran work since the last cover (stream.c decides all three). */
 static bool cm_tc_none_usable(cm_device *d, const cm_block *b)
 {
 	if (d->free_fence == CM_FENCE_NONE)
 		return true;
 	if (d->free_fence == CM_FENCE_GPU &&
-	    atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0)
+	    (atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0 || cm_quiet(d) ||
+	     b->tag.epoch <= atomic_load(&d->ordered_epoch)))
 		return true;
-	return (d->free_fence == CM_FENCE_GPU &&
-		b->tag.epoch <= atomic_load(&d->ordered_epoch)) ||
-	       cm_tag_complete(d, &b->tag);
+	return cm_tag_complete(d, &b->tag);
 }
 
 /* Registers a block just handed to this thread so that its free can take
@@ -230,7 +230,8 @@ static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 	if (key != CM_KEY_NONE || d->free_fence == CM_FENCE_NONE)
 		return true;
 	return d->free_fence == CM_FENCE_GPU &&
-	       atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0;
+	       (d->heap->sees_submissions ||
+		atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0);
 }
 
 static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)

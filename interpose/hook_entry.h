@@ -16,10 +16,14 @@ typedef struct cm_hook_entry {
 	void **real;        /* the driver's, once resolved */
 } cm_hook_entry;
 
-/* Work reaches stream s (NULL: the default stream; ptsz: NULL means the
- * calling thread's per-thread stream). Called by every submission hook
- * before the real function. */
+/* Work is about to reach stream s (NULL: the default stream; ptsz: NULL
+ * means the calling thread's per-thread stream): called by every
+ * submission hook before the real function, once per stream it uses. It
+ * makes s wait for what the allocator ordered it after. */
 void cm_lib_submit(CUstream s, bool ptsz);
+/* The real function returned: the streams named to cm_lib_submit on this
+ * thread since the last call ran work. */
+void cm_lib_submitted(void);
 
 /* Resolves every submission hook's real function (lookup.c). */
 void cm_submit_resolve(void);

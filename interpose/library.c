@@ -116,6 +116,9 @@ static bool cm_lib_init_locked(void)
 		atomic_store(&cm_lib_disabled, true);
 		return false;
 	}
+	/* Every submission reaches a hook (submit_hooks.c, lookup.c). */
+	if (cfg->track_submissions)
+		cm_heap_track_submissions(h);
 	pthread_atfork(NULL, NULL, cm_lib_forked_child);
 	if (cfg->report_signal)
 		cm_lib_watch_signal(h, cfg->report_signal);
@@ -299,8 +302,32 @@ __attribute__((destructor)) static void cm_lib_fini(void)
 
 /* ---- submissions (docs/design.md, "Seeing every submission") ---- */
 
+/* A user stream the heap has not met: made known through its context. A
+ * stream of a context without a slot holds no block of the cache. */
+static void cm_lib_submit_unknown(cm_heap *h, CUstream s, cm_stream cs)
+{
+	CUcontext ctx = NULL;
+	int slot = -1;
+	cm_in_cuda++;
+	if (cm_drv.cuStreamGetCtx && cm_drv.cuStreamGetCtx(s, &ctx) == CUDA_SUCCESS &&
+	    (slot = cm_ctx_find(ctx)) < 0 && !cm_lib_device(&slot))
+		slot = -1;
+	if (slot >= 0 && cm_ctx_handle(slot) == ctx && cm_stream_seen(h, slot, cs) == CM_OK)
+		cm_submit_begin(h, cs);
+	cm_in_cuda--;
+}
+
 void cm_lib_submit(CUstream s, bool ptsz)
 {
-	(void)s;
-	(void)ptsz;
+	cm_heap *h = atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
+	if (!h || cm_in_cuda)
+		return; /* no heap yet: no block for the work to touch */
+	cm_stream cs = cm_lib_stream(s, ptsz);
+	if (__builtin_expect(!cm_submit_begin(h, cs), 0))
+		cm_lib_submit_unknown(h, s, cs);
+}
+
+void cm_lib_submitted(void)
+{
+	cm_submit_end();
 }

@@ -6,7 +6,9 @@
  * docs/design.md, "Seeing every submission", gives the rules.
  *
  * One wrapper per exported driver function that queues work on a stream or
- * makes one wait: it tells cm_lib_submit which stream, then tail-calls the
+ * makes one wait: it tells cm_lib_submit which stream, calls the driver,
+ * then tells cm_lib_submitted that the work is queued (docs/design.md says
+ * why the mark comes after). Like the
  * driver. 176 wrappers: 112 with a stream argument, 2 through a launch
  * config's hStream, 59 on the implicit default stream, 3 with the stream
  * inside a struct.
@@ -53,7 +55,9 @@ CM_EXPORT CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[0], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(0)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuEventRecord))cm_fn)(hEvent, hStream);
+	CUresult cm_r = ((__typeof__(&cuEventRecord))cm_fn)(hEvent, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
@@ -62,7 +66,9 @@ CM_EXPORT CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[1], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(1)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuEventRecordWithFlags))cm_fn)(hEvent, hStream, flags);
+	CUresult cm_r = ((__typeof__(&cuEventRecordWithFlags))cm_fn)(hEvent, hStream, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags)
@@ -71,7 +77,9 @@ CM_EXPORT CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[2], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(2)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuEventRecordWithFlags_ptsz))cm_fn)(hEvent, hStream, flags);
+	CUresult cm_r = ((__typeof__(&cuEventRecordWithFlags_ptsz))cm_fn)(hEvent, hStream, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
@@ -80,7 +88,9 @@ CM_EXPORT CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[3], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(3)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuEventRecord_ptsz))cm_fn)(hEvent, hStream);
+	CUresult cm_r = ((__typeof__(&cuEventRecord_ptsz))cm_fn)(hEvent, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
@@ -90,7 +100,9 @@ CM_EXPORT CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgrap
 	void *cm_fn = __atomic_load_n(&cm_submit_real[4], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(4)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphInstantiateWithParams))cm_fn)(phGraphExec, hGraph, instantiateParams);
+	CUresult cm_r = ((__typeof__(&cuGraphInstantiateWithParams))cm_fn)(phGraphExec, hGraph, instantiateParams);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
@@ -100,7 +112,9 @@ CM_EXPORT CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, C
 	void *cm_fn = __atomic_load_n(&cm_submit_real[5], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(5)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphInstantiateWithParams_ptsz))cm_fn)(phGraphExec, hGraph, instantiateParams);
+	CUresult cm_r = ((__typeof__(&cuGraphInstantiateWithParams_ptsz))cm_fn)(phGraphExec, hGraph, instantiateParams);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
@@ -109,7 +123,9 @@ CM_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[6], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(6)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphLaunch))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphLaunch))cm_fn)(hGraphExec, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
@@ -118,7 +134,9 @@ CM_EXPORT CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[7], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(7)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphLaunch_ptsz))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphLaunch_ptsz))cm_fn)(hGraphExec, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
@@ -127,7 +145,9 @@ CM_EXPORT CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[8], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(8)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphUpload))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphUpload))cm_fn)(hGraphExec, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream)
@@ -136,7 +156,9 @@ CM_EXPORT CUresult cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[9], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(9)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphUpload_ptsz))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphUpload_ptsz))cm_fn)(hGraphExec, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
@@ -145,7 +167,9 @@ CM_EXPORT CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource
 	void *cm_fn = __atomic_load_n(&cm_submit_real[10], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(10)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphicsMapResources))cm_fn)(count, resources, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphicsMapResources))cm_fn)(count, resources, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphicsMapResources_ptsz(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
@@ -154,7 +178,9 @@ CM_EXPORT CUresult cuGraphicsMapResources_ptsz(unsigned int count, CUgraphicsRes
 	void *cm_fn = __atomic_load_n(&cm_submit_real[11], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(11)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphicsMapResources_ptsz))cm_fn)(count, resources, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphicsMapResources_ptsz))cm_fn)(count, resources, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
@@ -163,7 +189,9 @@ CM_EXPORT CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResour
 	void *cm_fn = __atomic_load_n(&cm_submit_real[12], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(12)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphicsUnmapResources))cm_fn)(count, resources, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphicsUnmapResources))cm_fn)(count, resources, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuGraphicsUnmapResources_ptsz(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
@@ -172,7 +200,9 @@ CM_EXPORT CUresult cuGraphicsUnmapResources_ptsz(unsigned int count, CUgraphicsR
 	void *cm_fn = __atomic_load_n(&cm_submit_real[13], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(13)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuGraphicsUnmapResources_ptsz))cm_fn)(count, resources, hStream);
+	CUresult cm_r = ((__typeof__(&cuGraphicsUnmapResources_ptsz))cm_fn)(count, resources, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunch(CUfunction f)
@@ -181,7 +211,9 @@ CM_EXPORT CUresult cuLaunch(CUfunction f)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[14], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(14)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunch))cm_fn)(f);
+	CUresult cm_r = ((__typeof__(&cuLaunch))cm_fn)(f);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
@@ -190,7 +222,9 @@ CM_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX
 	void *cm_fn = __atomic_load_n(&cm_submit_real[15], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(15)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchCooperativeKernel))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+	CUresult cm_r = ((__typeof__(&cuLaunchCooperativeKernel))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags)
@@ -200,7 +234,9 @@ CM_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *laun
 	void *cm_fn = __atomic_load_n(&cm_submit_real[16], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(16)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchCooperativeKernelMultiDevice))cm_fn)(launchParamsList, numDevices, flags);
+	CUresult cm_r = ((__typeof__(&cuLaunchCooperativeKernelMultiDevice))cm_fn)(launchParamsList, numDevices, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
@@ -209,7 +245,9 @@ CM_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gri
 	void *cm_fn = __atomic_load_n(&cm_submit_real[17], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(17)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchCooperativeKernel_ptsz))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+	CUresult cm_r = ((__typeof__(&cuLaunchCooperativeKernel_ptsz))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height)
@@ -218,7 +256,9 @@ CM_EXPORT CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[18], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(18)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchGrid))cm_fn)(f, grid_width, grid_height);
+	CUresult cm_r = ((__typeof__(&cuLaunchGrid))cm_fn)(f, grid_width, grid_height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream)
@@ -227,7 +267,9 @@ CM_EXPORT CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_heig
 	void *cm_fn = __atomic_load_n(&cm_submit_real[19], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(19)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchGridAsync))cm_fn)(f, grid_width, grid_height, hStream);
+	CUresult cm_r = ((__typeof__(&cuLaunchGridAsync))cm_fn)(f, grid_width, grid_height, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
@@ -236,7 +278,9 @@ CM_EXPORT CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userDat
 	void *cm_fn = __atomic_load_n(&cm_submit_real[20], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(20)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchHostFunc))cm_fn)(hStream, fn, userData);
+	CUresult cm_r = ((__typeof__(&cuLaunchHostFunc))cm_fn)(hStream, fn, userData);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
@@ -245,7 +289,9 @@ CM_EXPORT CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *us
 	void *cm_fn = __atomic_load_n(&cm_submit_real[21], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(21)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchHostFunc_ptsz))cm_fn)(hStream, fn, userData);
+	CUresult cm_r = ((__typeof__(&cuLaunchHostFunc_ptsz))cm_fn)(hStream, fn, userData);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
@@ -254,7 +300,9 @@ CM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[22], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(22)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchKernel))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+	CUresult cm_r = ((__typeof__(&cuLaunchKernel))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
@@ -263,7 +311,9 @@ CM_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[23], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(23)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchKernelEx))cm_fn)(config, f, kernelParams, extra);
+	CUresult cm_r = ((__typeof__(&cuLaunchKernelEx))cm_fn)(config, f, kernelParams, extra);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
@@ -272,7 +322,9 @@ CM_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunctio
 	void *cm_fn = __atomic_load_n(&cm_submit_real[24], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(24)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchKernelEx_ptsz))cm_fn)(config, f, kernelParams, extra);
+	CUresult cm_r = ((__typeof__(&cuLaunchKernelEx_ptsz))cm_fn)(config, f, kernelParams, extra);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
@@ -281,7 +333,9 @@ CM_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[25], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(25)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuLaunchKernel_ptsz))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+	CUresult cm_r = ((__typeof__(&cuLaunchKernel_ptsz))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream)
@@ -290,7 +344,9 @@ CM_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, C
 	void *cm_fn = __atomic_load_n(&cm_submit_real[26], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(26)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemAllocFromPoolAsync))cm_fn)(dptr, bytesize, pool, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemAllocFromPoolAsync))cm_fn)(dptr, bytesize, pool, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream)
@@ -299,7 +355,9 @@ CM_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[27], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(27)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemAllocFromPoolAsync_ptsz))cm_fn)(dptr, bytesize, pool, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemAllocFromPoolAsync_ptsz))cm_fn)(dptr, bytesize, pool, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream)
@@ -308,7 +366,9 @@ CM_EXPORT CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[28], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(28)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemBatchDecompressAsync))cm_fn)(paramsArray, count, flags, errorIndex, stream);
+	CUresult cm_r = ((__typeof__(&cuMemBatchDecompressAsync))cm_fn)(paramsArray, count, flags, errorIndex, stream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream)
@@ -317,7 +377,9 @@ CM_EXPORT CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *paramsA
 	void *cm_fn = __atomic_load_n(&cm_submit_real[29], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(29)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemBatchDecompressAsync_ptsz))cm_fn)(paramsArray, count, flags, errorIndex, stream);
+	CUresult cm_r = ((__typeof__(&cuMemBatchDecompressAsync_ptsz))cm_fn)(paramsArray, count, flags, errorIndex, stream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
@@ -326,7 +388,9 @@ CM_EXPORT CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[30], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(30)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemDiscardAndPrefetchBatchAsync))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemDiscardAndPrefetchBatchAsync))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
@@ -335,7 +399,9 @@ CM_EXPORT CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, si
 	void *cm_fn = __atomic_load_n(&cm_submit_real[31], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(31)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemDiscardAndPrefetchBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemDiscardAndPrefetchBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream)
@@ -344,7 +410,9 @@ CM_EXPORT CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, siz
 	void *cm_fn = __atomic_load_n(&cm_submit_real[32], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(32)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemDiscardBatchAsync))cm_fn)(dptrs, sizes, count, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemDiscardBatchAsync))cm_fn)(dptrs, sizes, count, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream)
@@ -353,7 +421,9 @@ CM_EXPORT CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes
 	void *cm_fn = __atomic_load_n(&cm_submit_real[33], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(33)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemDiscardBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemDiscardBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream)
@@ -362,7 +432,9 @@ CM_EXPORT CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[34], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(34)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemMapArrayAsync))cm_fn)(mapInfoList, count, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemMapArrayAsync))cm_fn)(mapInfoList, count, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream)
@@ -371,7 +443,9 @@ CM_EXPORT CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList, unsigned
 	void *cm_fn = __atomic_load_n(&cm_submit_real[35], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(35)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemMapArrayAsync_ptsz))cm_fn)(mapInfoList, count, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemMapArrayAsync_ptsz))cm_fn)(mapInfoList, count, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
@@ -380,7 +454,9 @@ CM_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice
 	void *cm_fn = __atomic_load_n(&cm_submit_real[36], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(36)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemPrefetchAsync))cm_fn)(devPtr, count, dstDevice, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync))cm_fn)(devPtr, count, dstDevice, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
@@ -389,7 +465,9 @@ CM_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUd
 	void *cm_fn = __atomic_load_n(&cm_submit_real[37], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(37)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemPrefetchAsync_ptsz))cm_fn)(devPtr, count, dstDevice, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync_ptsz))cm_fn)(devPtr, count, dstDevice, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream)
@@ -398,7 +476,9 @@ CM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmem
 	void *cm_fn = __atomic_load_n(&cm_submit_real[38], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(38)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemPrefetchAsync_v2))cm_fn)(devPtr, count, location, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync_v2))cm_fn)(devPtr, count, location, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream)
@@ -407,7 +487,9 @@ CM_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[39], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(39)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemPrefetchAsync_v2_ptsz))cm_fn)(devPtr, count, location, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync_v2_ptsz))cm_fn)(devPtr, count, location, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
@@ -416,7 +498,9 @@ CM_EXPORT CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, si
 	void *cm_fn = __atomic_load_n(&cm_submit_real[40], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(40)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemPrefetchBatchAsync))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemPrefetchBatchAsync))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
@@ -425,7 +509,9 @@ CM_EXPORT CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *size
 	void *cm_fn = __atomic_load_n(&cm_submit_real[41], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(41)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemPrefetchBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemPrefetchBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
@@ -434,7 +520,9 @@ CM_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[42], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(42)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy))cm_fn)(dst, src, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpy))cm_fn)(dst, src, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
@@ -443,7 +531,9 @@ CM_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[43], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(43)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2D))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2D))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStream)
@@ -452,7 +542,9 @@ CM_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStre
 	void *cm_fn = __atomic_load_n(&cm_submit_real[44], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(44)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2DAsync))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2DAsync))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
@@ -461,7 +553,9 @@ CM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStre
 	void *cm_fn = __atomic_load_n(&cm_submit_real[45], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(45)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2DAsync_v2))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2DAsync_v2))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
@@ -470,7 +564,9 @@ CM_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[46], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(46)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2DAsync_v2_ptsz))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2DAsync_v2_ptsz))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
@@ -479,7 +575,9 @@ CM_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[47], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(47)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2DUnaligned))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2DUnaligned))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
@@ -488,7 +586,9 @@ CM_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[48], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(48)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2DUnaligned_v2))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2DUnaligned_v2))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
@@ -497,7 +597,9 @@ CM_EXPORT CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[49], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(49)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2DUnaligned_v2_ptds))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2DUnaligned_v2_ptds))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
@@ -506,7 +608,9 @@ CM_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[50], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(50)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2D_v2))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2D_v2))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
@@ -515,7 +619,9 @@ CM_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[51], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(51)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy2D_v2_ptds))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy2D_v2_ptds))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy)
@@ -524,7 +630,9 @@ CM_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[52], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(52)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3D))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3D))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy, CUstream hStream)
@@ -533,7 +641,9 @@ CM_EXPORT CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy, CUstream hStre
 	void *cm_fn = __atomic_load_n(&cm_submit_real[53], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(53)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DAsync))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DAsync))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
@@ -542,7 +652,9 @@ CM_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStre
 	void *cm_fn = __atomic_load_n(&cm_submit_real[54], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(54)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DAsync_v2))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DAsync_v2))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
@@ -551,7 +663,9 @@ CM_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[55], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(55)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DAsync_v2_ptsz))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DAsync_v2_ptsz))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream)
@@ -560,7 +674,9 @@ CM_EXPORT CUresult cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *o
 	void *cm_fn = __atomic_load_n(&cm_submit_real[56], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(56)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DBatchAsync))cm_fn)(numOps, opList, failIdx, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync))cm_fn)(numOps, opList, failIdx, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DBatchAsync_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream)
@@ -569,7 +685,9 @@ CM_EXPORT CUresult cuMemcpy3DBatchAsync_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_
 	void *cm_fn = __atomic_load_n(&cm_submit_real[57], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(57)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DBatchAsync_ptsz))cm_fn)(numOps, opList, failIdx, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync_ptsz))cm_fn)(numOps, opList, failIdx, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream)
@@ -578,7 +696,9 @@ CM_EXPORT CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP
 	void *cm_fn = __atomic_load_n(&cm_submit_real[58], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(58)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DBatchAsync_v2))cm_fn)(numOps, opList, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync_v2))cm_fn)(numOps, opList, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream)
@@ -587,7 +707,9 @@ CM_EXPORT CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps, CUDA_MEMCPY3D_BAT
 	void *cm_fn = __atomic_load_n(&cm_submit_real[59], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(59)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DBatchAsync_v2_ptsz))cm_fn)(numOps, opList, flags, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync_v2_ptsz))cm_fn)(numOps, opList, flags, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy)
@@ -596,7 +718,9 @@ CM_EXPORT CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[60], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(60)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DPeer))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeer))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
@@ -605,7 +729,9 @@ CM_EXPORT CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream
 	void *cm_fn = __atomic_load_n(&cm_submit_real[61], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(61)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DPeerAsync))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeerAsync))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
@@ -614,7 +740,9 @@ CM_EXPORT CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy, CUs
 	void *cm_fn = __atomic_load_n(&cm_submit_real[62], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(62)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DPeerAsync_ptsz))cm_fn)(pCopy, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeerAsync_ptsz))cm_fn)(pCopy, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy)
@@ -623,7 +751,9 @@ CM_EXPORT CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[63], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(63)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3DPeer_ptds))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeer_ptds))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy)
@@ -632,7 +762,9 @@ CM_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[64], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(64)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3D_v2))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3D_v2))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
@@ -641,7 +773,9 @@ CM_EXPORT CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
 	void *cm_fn = __atomic_load_n(&cm_submit_real[65], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(65)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy3D_v2_ptds))cm_fn)(pCopy);
+	CUresult cm_r = ((__typeof__(&cuMemcpy3D_v2_ptds))cm_fn)(pCopy);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
@@ -650,7 +784,9 @@ CM_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCo
 	void *cm_fn = __atomic_load_n(&cm_submit_real[66], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(66)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAsync))cm_fn)(dst, src, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAsync))cm_fn)(dst, src, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
@@ -659,7 +795,9 @@ CM_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t B
 	void *cm_fn = __atomic_load_n(&cm_submit_real[67], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(67)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAsync_ptsz))cm_fn)(dst, src, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAsync_ptsz))cm_fn)(dst, src, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
@@ -668,7 +806,9 @@ CM_EXPORT CUresult cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset, CUarra
 	void *cm_fn = __atomic_load_n(&cm_submit_real[68], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(68)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoA))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoA))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount)
@@ -677,7 +817,9 @@ CM_EXPORT CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray s
 	void *cm_fn = __atomic_load_n(&cm_submit_real[69], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(69)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoA_v2))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoA_v2))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount)
@@ -686,7 +828,9 @@ CM_EXPORT CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUar
 	void *cm_fn = __atomic_load_n(&cm_submit_real[70], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(70)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
@@ -695,7 +839,9 @@ CM_EXPORT CUresult cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray, unsi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[71], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(71)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoD))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoD))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount)
@@ -704,7 +850,9 @@ CM_EXPORT CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size
 	void *cm_fn = __atomic_load_n(&cm_submit_real[72], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(72)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoD_v2))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoD_v2))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount)
@@ -713,7 +861,9 @@ CM_EXPORT CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[73], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(73)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoD_v2_ptds))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoD_v2_ptds))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoH(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
@@ -722,7 +872,9 @@ CM_EXPORT CUresult cuMemcpyAtoH(void *dstHost, CUarray srcArray, unsigned int sr
 	void *cm_fn = __atomic_load_n(&cm_submit_real[74], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(74)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoH))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoH))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount, CUstream hStream)
@@ -731,7 +883,9 @@ CM_EXPORT CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, unsigned i
 	void *cm_fn = __atomic_load_n(&cm_submit_real[75], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(75)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoHAsync))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoHAsync))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream)
@@ -740,7 +894,9 @@ CM_EXPORT CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[76], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(76)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoHAsync_v2))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoHAsync_v2))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream)
@@ -749,7 +905,9 @@ CM_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, si
 	void *cm_fn = __atomic_load_n(&cm_submit_real[77], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(77)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoHAsync_v2_ptsz))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoHAsync_v2_ptsz))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount)
@@ -758,7 +916,9 @@ CM_EXPORT CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOf
 	void *cm_fn = __atomic_load_n(&cm_submit_real[78], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(78)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoH_v2))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoH_v2))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount)
@@ -767,7 +927,9 @@ CM_EXPORT CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[79], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(79)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyAtoH_v2_ptds))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyAtoH_v2_ptds))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream)
@@ -776,7 +938,9 @@ CM_EXPORT CUresult cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size
 	void *cm_fn = __atomic_load_n(&cm_submit_real[80], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(80)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyBatchAsync))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream)
@@ -785,7 +949,9 @@ CM_EXPORT CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[81], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(81)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyBatchAsync_ptsz))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync_ptsz))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream)
@@ -794,7 +960,9 @@ CM_EXPORT CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, s
 	void *cm_fn = __atomic_load_n(&cm_submit_real[82], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(82)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyBatchAsync_v2))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync_v2))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream)
@@ -803,7 +971,9 @@ CM_EXPORT CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *sr
 	void *cm_fn = __atomic_load_n(&cm_submit_real[83], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(83)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyBatchAsync_v2_ptsz))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync_v2_ptsz))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
@@ -812,7 +982,9 @@ CM_EXPORT CUresult cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset, CUdevi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[84], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(84)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoA))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoA))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount)
@@ -821,7 +993,9 @@ CM_EXPORT CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdevicep
 	void *cm_fn = __atomic_load_n(&cm_submit_real[85], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(85)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoA_v2))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoA_v2))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount)
@@ -830,7 +1004,9 @@ CM_EXPORT CUresult cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUde
 	void *cm_fn = __atomic_load_n(&cm_submit_real[86], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(86)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
@@ -839,7 +1015,9 @@ CM_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[87], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(87)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoD))cm_fn)(dstDevice, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoD))cm_fn)(dstDevice, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
@@ -848,7 +1026,9 @@ CM_EXPORT CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 sr
 	void *cm_fn = __atomic_load_n(&cm_submit_real[88], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(88)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoDAsync))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoDAsync))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
@@ -857,7 +1037,9 @@ CM_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDe
 	void *cm_fn = __atomic_load_n(&cm_submit_real[89], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(89)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoDAsync_v2))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoDAsync_v2))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
@@ -866,7 +1048,9 @@ CM_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[90], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(90)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoDAsync_v2_ptsz))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoDAsync_v2_ptsz))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
@@ -875,7 +1059,9 @@ CM_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[91], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(91)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoD_v2))cm_fn)(dstDevice, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoD_v2))cm_fn)(dstDevice, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
@@ -884,7 +1070,9 @@ CM_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDe
 	void *cm_fn = __atomic_load_n(&cm_submit_real[92], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(92)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoD_v2_ptds))cm_fn)(dstDevice, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoD_v2_ptds))cm_fn)(dstDevice, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
@@ -893,7 +1081,9 @@ CM_EXPORT CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigne
 	void *cm_fn = __atomic_load_n(&cm_submit_real[93], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(93)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoH))cm_fn)(dstHost, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoH))cm_fn)(dstHost, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
@@ -902,7 +1092,9 @@ CM_EXPORT CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, un
 	void *cm_fn = __atomic_load_n(&cm_submit_real[94], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(94)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoHAsync))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoHAsync))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
@@ -911,7 +1103,9 @@ CM_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, si
 	void *cm_fn = __atomic_load_n(&cm_submit_real[95], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(95)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoHAsync_v2))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoHAsync_v2))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
@@ -920,7 +1114,9 @@ CM_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevic
 	void *cm_fn = __atomic_load_n(&cm_submit_real[96], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(96)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoHAsync_v2_ptsz))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoHAsync_v2_ptsz))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
@@ -929,7 +1125,9 @@ CM_EXPORT CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[97], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(97)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoH_v2))cm_fn)(dstHost, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoH_v2))cm_fn)(dstHost, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
@@ -938,7 +1136,9 @@ CM_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, si
 	void *cm_fn = __atomic_load_n(&cm_submit_real[98], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(98)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyDtoH_v2_ptds))cm_fn)(dstHost, srcDevice, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyDtoH_v2_ptds))cm_fn)(dstHost, srcDevice, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount)
@@ -947,7 +1147,9 @@ CM_EXPORT CUresult cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset, const 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[99], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(99)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoA))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoA))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount, CUstream hStream)
@@ -956,7 +1158,9 @@ CM_EXPORT CUresult cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset, c
 	void *cm_fn = __atomic_load_n(&cm_submit_real[100], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(100)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoAAsync))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoAAsync))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream)
@@ -965,7 +1169,9 @@ CM_EXPORT CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, cons
 	void *cm_fn = __atomic_load_n(&cm_submit_real[101], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(101)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoAAsync_v2))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoAAsync_v2))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream)
@@ -974,7 +1180,9 @@ CM_EXPORT CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[102], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(102)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoAAsync_v2_ptsz))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoAAsync_v2_ptsz))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount)
@@ -983,7 +1191,9 @@ CM_EXPORT CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const voi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[103], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(103)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoA_v2))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoA_v2))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount)
@@ -992,7 +1202,9 @@ CM_EXPORT CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, cons
 	void *cm_fn = __atomic_load_n(&cm_submit_real[104], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(104)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount)
@@ -1001,7 +1213,9 @@ CM_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, u
 	void *cm_fn = __atomic_load_n(&cm_submit_real[105], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(105)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoD))cm_fn)(dstDevice, srcHost, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoD))cm_fn)(dstDevice, srcHost, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount, CUstream hStream)
@@ -1010,7 +1224,9 @@ CM_EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHo
 	void *cm_fn = __atomic_load_n(&cm_submit_real[106], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(106)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoDAsync))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoDAsync))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
@@ -1019,7 +1235,9 @@ CM_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHo
 	void *cm_fn = __atomic_load_n(&cm_submit_real[107], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(107)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoDAsync_v2))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoDAsync_v2))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
@@ -1028,7 +1246,9 @@ CM_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *
 	void *cm_fn = __atomic_load_n(&cm_submit_real[108], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(108)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoDAsync_v2_ptsz))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoDAsync_v2_ptsz))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
@@ -1037,7 +1257,9 @@ CM_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, s
 	void *cm_fn = __atomic_load_n(&cm_submit_real[109], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(109)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoD_v2))cm_fn)(dstDevice, srcHost, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoD_v2))cm_fn)(dstDevice, srcHost, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
@@ -1046,7 +1268,9 @@ CM_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHo
 	void *cm_fn = __atomic_load_n(&cm_submit_real[110], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(110)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyHtoD_v2_ptds))cm_fn)(dstDevice, srcHost, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyHtoD_v2_ptds))cm_fn)(dstDevice, srcHost, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
@@ -1055,7 +1279,9 @@ CM_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUd
 	void *cm_fn = __atomic_load_n(&cm_submit_real[111], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(111)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyPeer))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyPeer))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
@@ -1064,7 +1290,9 @@ CM_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext
 	void *cm_fn = __atomic_load_n(&cm_submit_real[112], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(112)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyPeerAsync))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyPeerAsync))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
@@ -1073,7 +1301,9 @@ CM_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstCo
 	void *cm_fn = __atomic_load_n(&cm_submit_real[113], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(113)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyPeerAsync_ptsz))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemcpyPeerAsync_ptsz))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
@@ -1082,7 +1312,9 @@ CM_EXPORT CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext
 	void *cm_fn = __atomic_load_n(&cm_submit_real[114], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(114)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpyPeer_ptds))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpyPeer_ptds))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
@@ -1091,7 +1323,9 @@ CM_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCo
 	void *cm_fn = __atomic_load_n(&cm_submit_real[115], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(115)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemcpy_ptds))cm_fn)(dst, src, ByteCount);
+	CUresult cm_r = ((__typeof__(&cuMemcpy_ptds))cm_fn)(dst, src, ByteCount);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us, unsigned int N)
@@ -1100,7 +1334,9 @@ CM_EXPORT CUresult cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us, unsi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[116], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(116)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD16))cm_fn)(dstDevice, us, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD16))cm_fn)(dstDevice, us, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
@@ -1109,7 +1345,9 @@ CM_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, si
 	void *cm_fn = __atomic_load_n(&cm_submit_real[117], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(117)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD16Async))cm_fn)(dstDevice, us, N, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD16Async))cm_fn)(dstDevice, us, N, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
@@ -1118,7 +1356,9 @@ CM_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short u
 	void *cm_fn = __atomic_load_n(&cm_submit_real[118], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(118)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD16Async_ptsz))cm_fn)(dstDevice, us, N, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD16Async_ptsz))cm_fn)(dstDevice, us, N, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N)
@@ -1127,7 +1367,9 @@ CM_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size
 	void *cm_fn = __atomic_load_n(&cm_submit_real[119], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(119)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD16_v2))cm_fn)(dstDevice, us, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD16_v2))cm_fn)(dstDevice, us, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N)
@@ -1136,7 +1378,9 @@ CM_EXPORT CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[120], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(120)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD16_v2_ptds))cm_fn)(dstDevice, us, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD16_v2_ptds))cm_fn)(dstDevice, us, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned short us, unsigned int Width, unsigned int Height)
@@ -1145,7 +1389,9 @@ CM_EXPORT CUresult cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch
 	void *cm_fn = __atomic_load_n(&cm_submit_real[121], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(121)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D16))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D16))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)
@@ -1154,7 +1400,9 @@ CM_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, un
 	void *cm_fn = __atomic_load_n(&cm_submit_real[122], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(122)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D16Async))cm_fn)(dstDevice, dstPitch, us, Width, Height, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D16Async))cm_fn)(dstDevice, dstPitch, us, Width, Height, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)
@@ -1163,7 +1411,9 @@ CM_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitc
 	void *cm_fn = __atomic_load_n(&cm_submit_real[123], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(123)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D16Async_ptsz))cm_fn)(dstDevice, dstPitch, us, Width, Height, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D16Async_ptsz))cm_fn)(dstDevice, dstPitch, us, Width, Height, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)
@@ -1172,7 +1422,9 @@ CM_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[124], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(124)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D16_v2))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D16_v2))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)
@@ -1181,7 +1433,9 @@ CM_EXPORT CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[125], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(125)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D16_v2_ptds))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D16_v2_ptds))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned int ui, unsigned int Width, unsigned int Height)
@@ -1190,7 +1444,9 @@ CM_EXPORT CUresult cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch
 	void *cm_fn = __atomic_load_n(&cm_submit_real[126], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(126)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D32))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D32))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)
@@ -1199,7 +1455,9 @@ CM_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, un
 	void *cm_fn = __atomic_load_n(&cm_submit_real[127], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(127)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D32Async))cm_fn)(dstDevice, dstPitch, ui, Width, Height, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D32Async))cm_fn)(dstDevice, dstPitch, ui, Width, Height, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)
@@ -1208,7 +1466,9 @@ CM_EXPORT CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitc
 	void *cm_fn = __atomic_load_n(&cm_submit_real[128], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(128)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D32Async_ptsz))cm_fn)(dstDevice, dstPitch, ui, Width, Height, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D32Async_ptsz))cm_fn)(dstDevice, dstPitch, ui, Width, Height, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
@@ -1217,7 +1477,9 @@ CM_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[129], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(129)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D32_v2))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D32_v2))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
@@ -1226,7 +1488,9 @@ CM_EXPORT CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[130], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(130)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D32_v2_ptds))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D32_v2_ptds))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned char uc, unsigned int Width, unsigned int Height)
@@ -1235,7 +1499,9 @@ CM_EXPORT CUresult cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[131], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(131)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D8))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D8))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)
@@ -1244,7 +1510,9 @@ CM_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, uns
 	void *cm_fn = __atomic_load_n(&cm_submit_real[132], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(132)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D8Async))cm_fn)(dstDevice, dstPitch, uc, Width, Height, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D8Async))cm_fn)(dstDevice, dstPitch, uc, Width, Height, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)
@@ -1253,7 +1521,9 @@ CM_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch
 	void *cm_fn = __atomic_load_n(&cm_submit_real[133], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(133)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D8Async_ptsz))cm_fn)(dstDevice, dstPitch, uc, Width, Height, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D8Async_ptsz))cm_fn)(dstDevice, dstPitch, uc, Width, Height, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
@@ -1262,7 +1532,9 @@ CM_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsig
 	void *cm_fn = __atomic_load_n(&cm_submit_real[134], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(134)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D8_v2))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D8_v2))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
@@ -1271,7 +1543,9 @@ CM_EXPORT CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[135], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(135)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD2D8_v2_ptds))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	CUresult cm_r = ((__typeof__(&cuMemsetD2D8_v2_ptds))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui, unsigned int N)
@@ -1280,7 +1554,9 @@ CM_EXPORT CUresult cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui, unsign
 	void *cm_fn = __atomic_load_n(&cm_submit_real[136], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(136)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD32))cm_fn)(dstDevice, ui, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD32))cm_fn)(dstDevice, ui, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
@@ -1289,7 +1565,9 @@ CM_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size
 	void *cm_fn = __atomic_load_n(&cm_submit_real[137], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(137)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD32Async))cm_fn)(dstDevice, ui, N, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD32Async))cm_fn)(dstDevice, ui, N, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
@@ -1298,7 +1576,9 @@ CM_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[138], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(138)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD32Async_ptsz))cm_fn)(dstDevice, ui, N, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD32Async_ptsz))cm_fn)(dstDevice, ui, N, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N)
@@ -1307,7 +1587,9 @@ CM_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t
 	void *cm_fn = __atomic_load_n(&cm_submit_real[139], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(139)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD32_v2))cm_fn)(dstDevice, ui, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD32_v2))cm_fn)(dstDevice, ui, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N)
@@ -1316,7 +1598,9 @@ CM_EXPORT CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, s
 	void *cm_fn = __atomic_load_n(&cm_submit_real[140], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(140)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD32_v2_ptds))cm_fn)(dstDevice, ui, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD32_v2_ptds))cm_fn)(dstDevice, ui, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc, unsigned int N)
@@ -1325,7 +1609,9 @@ CM_EXPORT CUresult cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc, unsign
 	void *cm_fn = __atomic_load_n(&cm_submit_real[141], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(141)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD8))cm_fn)(dstDevice, uc, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD8))cm_fn)(dstDevice, uc, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
@@ -1334,7 +1620,9 @@ CM_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size
 	void *cm_fn = __atomic_load_n(&cm_submit_real[142], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(142)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD8Async))cm_fn)(dstDevice, uc, N, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD8Async))cm_fn)(dstDevice, uc, N, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
@@ -1343,7 +1631,9 @@ CM_EXPORT CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc,
 	void *cm_fn = __atomic_load_n(&cm_submit_real[143], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(143)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD8Async_ptsz))cm_fn)(dstDevice, uc, N, hStream);
+	CUresult cm_r = ((__typeof__(&cuMemsetD8Async_ptsz))cm_fn)(dstDevice, uc, N, hStream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)
@@ -1352,7 +1642,9 @@ CM_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t
 	void *cm_fn = __atomic_load_n(&cm_submit_real[144], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(144)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD8_v2))cm_fn)(dstDevice, uc, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD8_v2))cm_fn)(dstDevice, uc, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N)
@@ -1361,7 +1653,9 @@ CM_EXPORT CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, s
 	void *cm_fn = __atomic_load_n(&cm_submit_real[145], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(145)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuMemsetD8_v2_ptds))cm_fn)(dstDevice, uc, N);
+	CUresult cm_r = ((__typeof__(&cuMemsetD8_v2_ptds))cm_fn)(dstDevice, uc, N);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
@@ -1370,7 +1664,9 @@ CM_EXPORT CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *ex
 	void *cm_fn = __atomic_load_n(&cm_submit_real[146], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(146)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuSignalExternalSemaphoresAsync))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = ((__typeof__(&cuSignalExternalSemaphoresAsync))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
@@ -1379,7 +1675,9 @@ CM_EXPORT CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphor
 	void *cm_fn = __atomic_load_n(&cm_submit_real[147], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(147)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuSignalExternalSemaphoresAsync_ptsz))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = ((__typeof__(&cuSignalExternalSemaphoresAsync_ptsz))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
@@ -1388,7 +1686,9 @@ CM_EXPORT CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callba
 	void *cm_fn = __atomic_load_n(&cm_submit_real[148], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(148)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamAddCallback))cm_fn)(hStream, callback, userData, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamAddCallback))cm_fn)(hStream, callback, userData, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
@@ -1397,7 +1697,9 @@ CM_EXPORT CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback c
 	void *cm_fn = __atomic_load_n(&cm_submit_real[149], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(149)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamAddCallback_ptsz))cm_fn)(hStream, callback, userData, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamAddCallback_ptsz))cm_fn)(hStream, callback, userData, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
@@ -1406,7 +1708,9 @@ CM_EXPORT CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, si
 	void *cm_fn = __atomic_load_n(&cm_submit_real[150], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(150)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamAttachMemAsync))cm_fn)(hStream, dptr, length, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamAttachMemAsync))cm_fn)(hStream, dptr, length, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
@@ -1415,7 +1719,9 @@ CM_EXPORT CUresult cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr dpt
 	void *cm_fn = __atomic_load_n(&cm_submit_real[151], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(151)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamAttachMemAsync_ptsz))cm_fn)(hStream, dptr, length, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamAttachMemAsync_ptsz))cm_fn)(hStream, dptr, length, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
@@ -1424,7 +1730,9 @@ CM_EXPORT CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstr
 	void *cm_fn = __atomic_load_n(&cm_submit_real[152], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(152)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamBatchMemOp))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp))cm_fn)(stream, count, paramArray, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
@@ -1433,7 +1741,9 @@ CM_EXPORT CUresult cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count, 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[153], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(153)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamBatchMemOp_ptsz))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp_ptsz))cm_fn)(stream, count, paramArray, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
@@ -1442,7 +1752,9 @@ CM_EXPORT CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CU
 	void *cm_fn = __atomic_load_n(&cm_submit_real[154], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(154)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamBatchMemOp_v2))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp_v2))cm_fn)(stream, count, paramArray, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
@@ -1451,7 +1763,9 @@ CM_EXPORT CUresult cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int coun
 	void *cm_fn = __atomic_load_n(&cm_submit_real[155], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(155)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamBatchMemOp_v2_ptsz))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp_v2_ptsz))cm_fn)(stream, count, paramArray, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
@@ -1460,7 +1774,9 @@ CM_EXPORT CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[156], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(156)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitEvent))cm_fn)(hStream, hEvent, Flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitEvent))cm_fn)(hStream, hEvent, Flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags)
@@ -1469,7 +1785,9 @@ CM_EXPORT CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsi
 	void *cm_fn = __atomic_load_n(&cm_submit_real[157], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(157)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitEvent_ptsz))cm_fn)(hStream, hEvent, Flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitEvent_ptsz))cm_fn)(hStream, hEvent, Flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1478,7 +1796,9 @@ CM_EXPORT CUresult cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint
 	void *cm_fn = __atomic_load_n(&cm_submit_real[158], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(158)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue32))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1487,7 +1807,9 @@ CM_EXPORT CUresult cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr addr, c
 	void *cm_fn = __atomic_load_n(&cm_submit_real[159], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(159)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue32_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1496,7 +1818,9 @@ CM_EXPORT CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuu
 	void *cm_fn = __atomic_load_n(&cm_submit_real[160], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(160)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue32_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32_v2))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1505,7 +1829,9 @@ CM_EXPORT CUresult cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr addr
 	void *cm_fn = __atomic_load_n(&cm_submit_real[161], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(161)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue32_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1514,7 +1840,9 @@ CM_EXPORT CUresult cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint
 	void *cm_fn = __atomic_load_n(&cm_submit_real[162], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(162)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue64))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1523,7 +1851,9 @@ CM_EXPORT CUresult cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr addr, c
 	void *cm_fn = __atomic_load_n(&cm_submit_real[163], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(163)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue64_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1532,7 +1862,9 @@ CM_EXPORT CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuu
 	void *cm_fn = __atomic_load_n(&cm_submit_real[164], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(164)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue64_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64_v2))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1541,7 +1873,9 @@ CM_EXPORT CUresult cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr addr
 	void *cm_fn = __atomic_load_n(&cm_submit_real[165], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(165)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWaitValue64_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1550,7 +1884,9 @@ CM_EXPORT CUresult cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuin
 	void *cm_fn = __atomic_load_n(&cm_submit_real[166], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(166)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue32))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1559,7 +1895,9 @@ CM_EXPORT CUresult cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr addr, 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[167], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(167)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue32_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1568,7 +1906,9 @@ CM_EXPORT CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cu
 	void *cm_fn = __atomic_load_n(&cm_submit_real[168], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(168)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue32_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32_v2))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
@@ -1577,7 +1917,9 @@ CM_EXPORT CUresult cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr add
 	void *cm_fn = __atomic_load_n(&cm_submit_real[169], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(169)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue32_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1586,7 +1928,9 @@ CM_EXPORT CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuin
 	void *cm_fn = __atomic_load_n(&cm_submit_real[170], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(170)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue64))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1595,7 +1939,9 @@ CM_EXPORT CUresult cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr addr, 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[171], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(171)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue64_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1604,7 +1950,9 @@ CM_EXPORT CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cu
 	void *cm_fn = __atomic_load_n(&cm_submit_real[172], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(172)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue64_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64_v2))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
@@ -1613,7 +1961,9 @@ CM_EXPORT CUresult cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr add
 	void *cm_fn = __atomic_load_n(&cm_submit_real[173], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(173)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuStreamWriteValue64_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
@@ -1622,7 +1972,9 @@ CM_EXPORT CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extS
 	void *cm_fn = __atomic_load_n(&cm_submit_real[174], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(174)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuWaitExternalSemaphoresAsync))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = ((__typeof__(&cuWaitExternalSemaphoresAsync))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 CM_EXPORT CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
@@ -1631,7 +1983,9 @@ CM_EXPORT CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore 
 	void *cm_fn = __atomic_load_n(&cm_submit_real[175], __ATOMIC_RELAXED);
 	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(175)) == NULL)
 		return CUDA_ERROR_NOT_FOUND;
-	return ((__typeof__(&cuWaitExternalSemaphoresAsync_ptsz))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = ((__typeof__(&cuWaitExternalSemaphoresAsync_ptsz))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	cm_lib_submitted();
+	return cm_r;
 }
 
 const cm_hook_entry cm_submit_table[CM_SUBMIT_COUNT] = {

@@ -104,7 +104,7 @@ def special_multi_device(fn):
 
 
 # SUBMIT functions whose stream is inside a struct other than CUlaunchConfig:
-# cuGetProcAddress name -> the statement(s) before the tail call.
+# cuGetProcAddress name -> the statement(s) before the driver's call.
 SPECIAL = {
     'cuGraphInstantiateWithParams': special_graph_instantiate,
     'cuLaunchCooperativeKernelMultiDevice': special_multi_device,
@@ -456,7 +456,9 @@ def generate(funcs, version):
     w(' * docs/design.md, "Seeing every submission", gives the rules.')
     w(' *')
     w(' * One wrapper per exported driver function that queues work on a stream or')
-    w(' * makes one wait: it tells cm_lib_submit which stream, then tail-calls the')
+    w(' * makes one wait: it tells cm_lib_submit which stream, calls the driver,')
+    w(' * then tells cm_lib_submitted that the work is queued (docs/design.md says')
+    w(' * why the mark comes after). Like the')
     for line in wrap('driver. %d wrappers: %s.' % (len(sub), counts), 74):
         w(' * ' + line)
     w(' *')
@@ -503,7 +505,9 @@ def generate(funcs, version):
         w('\tvoid *cm_fn = __atomic_load_n(&cm_submit_real[%d], __ATOMIC_RELAXED);' % i)
         w('\tif (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(%d)) == NULL)' % i)
         w('\t\treturn CUDA_ERROR_NOT_FOUND;')
-        w('\treturn ((__typeof__(&%s))cm_fn)(%s);' % (f.name, args))
+        w('\tCUresult cm_r = ((__typeof__(&%s))cm_fn)(%s);' % (f.name, args))
+        w('\tcm_lib_submitted();')
+        w('\treturn cm_r;')
         w('}')
     w('')
     w('const cm_hook_entry cm_submit_table[CM_SUBMIT_COUNT] = {')
