@@ -100,6 +100,9 @@ sim_log_entry sim_log_get(sim *s, size_t i);
 void sim_log_clear(sim *s);
 size_t sim_call_count(sim *s, sim_call call); /* since creation */
 
+/* Is [va, va + n) mapped VMM memory with access set? */
+bool sim_vmm_accessible(sim *s, uintptr_t va, size_t n);
+
 /* Bytes of device memory in use (plain allocations plus VMM physical). */
 size_t sim_used_bytes(sim *s, int dev);
 

@@ -204,7 +204,6 @@ void sim_work_run_mem(sim *s, const sim_op *op); /* a MEMSET or MEMCPY op */
 
 /* sim_vmm.c */
 void sim_vmm_fini(sim *s);
-bool sim_vmm_accessible(sim *s, uintptr_t va, size_t n);
 bool sim_vmm_accessible_locked(sim *s, uintptr_t va, size_t n); /* vmm_lock held */
 cm_status sim_vmm_granularity(sim *s, int dev, size_t *out);
 cm_status sim_vmm_reserve(sim *s, int dev, size_t size, uintptr_t *va_out);

@@ -1,66 +1,72 @@
-/* tests/fakecuda/fakecuda_stream.c - streams, events, graph capture and
- * stream work of the fake CUDA runtime.
+/* tests/fakecuda/fakecu_stream.c - streams, events, graph capture and
+ * stream work of the fake CUDA driver.
  *
- * Stream handles: cudaStream_t values are the sim's handles. 0 is the legacy
- * default stream (cudaStreamLegacy, 1, too); cudaStreamPerThread (2) is the
- * calling thread's per-thread default stream, and so is 0 in the _ptsz and
- * _ptds entry points. User streams are the sim's (index + 1) << 4 handles,
- * never reused, so a destroyed stream stays invalid. The legacy stream's
- * implicit synchronization with blocking and per-thread streams, and its
- * absence for non-blocking streams, are the sim's.
+ * Stream handles: CUstream values are the sim's handles. 0 is the legacy
+ * default stream (CU_STREAM_LEGACY, 1, too); CU_STREAM_PER_THREAD (2) is
+ * the calling thread's per-thread default stream, and so is 0 in the _ptsz
+ * and _ptds entry points. User streams are the sim's (index + 1) << 4
+ * handles, never reused, so a destroyed stream stays invalid. The legacy
+ * stream's implicit synchronization with blocking and per-thread streams,
+ * and its absence for non-blocking streams, are the sim's. Each stream and
+ * event belongs to the context current at its creation.
  *
  * Event handles are the sim's (generation << 32 | index + 1).
  *
  * Work: memset and memcpy between device pointers are sim work items; any
  * copy touching host memory is a host function doing memmove in stream
  * order, since the sim only copies device memory. As NVIDIA documents:
- * cudaMemset is asynchronous for device memory; cudaMemcpy returns once the
- * copy is done, except device to device, which does not synchronize the
- * host; cudaMemcpyAsync from pageable host memory copies the source at the
- * call (the driver stages it), so the caller may reuse it at once.
+ * memset is asynchronous for device memory, even the synchronous calls;
+ * cuMemcpy returns once the copy is done, except device to device, which
+ * does not synchronize the host; cuMemcpyAsync from pageable host memory
+ * copies the source at the call (the driver stages it), so the caller may
+ * reuse it at once.
  *
- * Capture (CUDA's rules, as far as this fake models them):
- * - cudaStreamBeginCapture marks the stream capturing, for the fake's
- *   records and in the sim (sim_set_capturing); work enqueued on it is
- *   recorded, not run; cudaMallocAsync / cudaFreeAsync on it still allocate
- *   and free, standing in for graph memory nodes;
+ * Capture (CUDA's rules, as far as this fake models them; the runtime's
+ * cudaStream* calls are these, through the driver):
+ * - cuStreamBeginCapture marks the stream capturing, for the fake's records
+ *   and in the sim (sim_set_capturing); work enqueued on it is recorded,
+ *   not run; cuMemAllocAsync / cuMemFreeAsync on it still allocate and
+ *   free, standing in for graph memory nodes;
  * - an event recorded on a capturing stream belongs to that capture: a
  *   capturing stream may wait on it; a stream outside any capture that waits
  *   on it joins the capture (fork); querying or synchronizing it is
- *   cudaErrorCapturedEvent;
+ *   CUDA_ERROR_CAPTURED_EVENT;
  * - a capturing stream waiting on an event recorded outside the capture is
- *   cudaErrorStreamCaptureIsolation (unless cudaEventWaitExternal), on an
- *   event of another capture cudaErrorStreamCaptureMerge; synchronizing or
- *   querying a capturing stream is cudaErrorStreamCaptureUnsupported; using
- *   the legacy stream while a blocking stream of its device captures is
- *   cudaErrorStreamCaptureImplicit; each of these invalidates the capture(s)
- *   involved, after which work on the stream fails with
- *   cudaErrorStreamCaptureInvalidated and cudaStreamEndCapture returns it
+ *   CUDA_ERROR_STREAM_CAPTURE_ISOLATION (unless CU_EVENT_WAIT_EXTERNAL), on
+ *   an event of another capture CUDA_ERROR_STREAM_CAPTURE_MERGE;
+ *   synchronizing or querying a capturing stream is
+ *   CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED; using the legacy stream while a
+ *   blocking stream of its device captures is
+ *   CUDA_ERROR_STREAM_CAPTURE_IMPLICIT; each of these invalidates the
+ *   capture(s) involved, after which work on the stream fails with
+ *   CUDA_ERROR_STREAM_CAPTURE_INVALIDATED and cuStreamEndCapture returns it
  *   with a NULL graph;
  * - potentially unsafe calls are refused with
- *   cudaErrorStreamCaptureUnsupported, and invalidate, as
- *   cudaThreadExchangeStreamCaptureMode documents for the global and
- *   thread-local modes; relaxed allows them. Unsafe, as an H200 answers:
- *   cudaMalloc, cudaFree, cudaMallocHost, cudaFreeHost, cudaMallocAsync and
- *   cudaFreeAsync on a stream outside the capture, synchronizing with or
- *   querying any stream or event. Safe: work and event records on other
- *   streams (the legacy one included, when the capture is on a non-blocking
- *   stream), cudaMemcpy, event and stream creation, cudaMemGetInfo;
+ *   CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, and invalidate, as
+ *   cuThreadExchangeStreamCaptureMode documents for the global and
+ *   thread-local modes; relaxed allows them. Unsafe, as an H200 answers
+ *   (through the runtime): allocation and free (cuMemAlloc, cuMemFree,
+ *   cuMemAllocHost, cuMemFreeHost, cuMemAllocAsync and cuMemFreeAsync on a
+ *   stream outside the capture), synchronizing with or querying any stream
+ *   or event. Safe: work and event records on other streams (the legacy one
+ *   included, when the capture is on a non-blocking stream), cuMemcpy,
+ *   event and stream creation, cuMemGetInfo;
  * - a stream that waited on a captured event joins the capture (a fork);
- *   cudaStreamEndCapture fails with cudaErrorStreamCaptureUnjoined unless
+ *   cuStreamEndCapture fails with CUDA_ERROR_STREAM_CAPTURE_UNJOINED unless
  *   some other stream of the capture waited on an event recorded on it after
  *   its last captured work;
- * - cudaDeviceSynchronize is refused while any stream of the device
- *   captures, in every mode.
- * Each of these answers was checked on an H200 (probe.c, probe-h200.txt).
+ * - cuCtxSynchronize is refused while any stream of the device captures, in
+ *   every mode.
+ * Each of these answers was checked on an H200 through the runtime
+ * (probe.c, probe-h200.txt).
  * Not modelled: graph launch (a graph is a dummy object).
  */
-#include "fakecuda_internal.h"
+#include "fakecu_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static _Thread_local enum cudaStreamCaptureMode fk_thread_mode; /* 0: global */
+static _Thread_local CUstreamCaptureMode fk_thread_mode; /* 0: global */
 
 /* ---- stream handles ----------------------------------------------------- */
 
@@ -72,22 +78,22 @@ static bool fk_stream_index(uintptr_t h, size_t *idx)
 	return true;
 }
 
-cudaError_t fk_stream_resolve(cudaStream_t s, bool ptsz, fk_sref *out)
+CUresult fk_stream_resolve(CUstream s, bool ptsz, fk_sref *out)
 {
 	uintptr_t v = (uintptr_t)s;
 	size_t i;
-	cudaError_t r = cudaErrorInvalidResourceHandle;
+	CUresult r = CUDA_ERROR_INVALID_HANDLE;
 
 	if (v == 0 && ptsz)
-		v = (uintptr_t)cudaStreamPerThread;
-	if (v == 0 || v == (uintptr_t)cudaStreamLegacy) {
+		v = (uintptr_t)CU_STREAM_PER_THREAD;
+	if (v == 0 || v == (uintptr_t)CU_STREAM_LEGACY) {
 		*out = (fk_sref){ .dev = fk_cur_dev(), .h = CM_STREAM_LEGACY, .kind = FK_S_LEGACY };
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	}
-	if (v == (uintptr_t)cudaStreamPerThread) {
+	if (v == (uintptr_t)CU_STREAM_PER_THREAD) {
 		*out = (fk_sref){ .dev = fk_cur_dev(), .h = CM_STREAM_PER_THREAD, .kind = FK_S_PT,
 				  .owner = fk_thread_id() };
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	}
 	if (!fk_stream_index(v, &i))
 		return r;
@@ -95,7 +101,7 @@ cudaError_t fk_stream_resolve(cudaStream_t s, bool ptsz, fk_sref *out)
 	if (i < fk.nstreams && fk.streams[i].live) {
 		*out = (fk_sref){ .dev = fk.streams[i].dev, .h = v, .kind = FK_S_USER,
 				  .nonblocking = fk.streams[i].nonblocking };
-		r = cudaSuccess;
+		r = CUDA_SUCCESS;
 	}
 	pthread_mutex_unlock(&fk.lock);
 	return r;
@@ -192,21 +198,21 @@ void fk_capture_invalidate(uint64_t cap_id)
 	pthread_mutex_unlock(&fk.lock);
 }
 
-cudaError_t fk_stream_use(const fk_sref *r, uint64_t *cap_id)
+CUresult fk_stream_use(const fk_sref *r, uint64_t *cap_id)
 {
-	cudaError_t e = cudaSuccess;
+	CUresult e = CUDA_SUCCESS;
 
 	*cap_id = 0;
 	if (atomic_load(&fk.ncaps) == 0)
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	pthread_mutex_lock(&fk.lock);
 	if (r->kind == FK_S_LEGACY) {
 		if (fk_legacy_conflict(r->dev))
-			e = cudaErrorStreamCaptureImplicit;
+			e = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 	} else {
 		fk_capture *c = fk_capture_of(r);
 		if (c && c->invalidated) {
-			e = cudaErrorStreamCaptureInvalidated;
+			e = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 		} else if (c) {
 			*cap_id = c->id;
 			fk_join *j = fk_join_of(c, r);
@@ -220,54 +226,54 @@ cudaError_t fk_stream_use(const fk_sref *r, uint64_t *cap_id)
 
 /* Before synchronizing with or querying a stream: never the capturing one
  * itself, and any other only where the capture mode permits. */
-static cudaError_t fk_stream_sync_check(const fk_sref *r)
+static CUresult fk_stream_sync_check(const fk_sref *r)
 {
-	cudaError_t e = cudaSuccess;
+	CUresult e = CUDA_SUCCESS;
 
 	if (atomic_load(&fk.ncaps) == 0)
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	pthread_mutex_lock(&fk.lock);
 	if (r->kind == FK_S_LEGACY) {
 		if (fk_legacy_conflict(r->dev))
-			e = cudaErrorStreamCaptureImplicit;
+			e = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 	} else {
 		fk_capture *c = fk_capture_of(r);
 		if (c) {
 			c->invalidated = true;
-			e = cudaErrorStreamCaptureUnsupported;
+			e = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 		}
 	}
 	pthread_mutex_unlock(&fk.lock);
-	return e == cudaSuccess ? fk_unsafe_check() : e;
+	return e == CUDA_SUCCESS ? fk_unsafe_check() : e;
 }
 
-cudaError_t fk_unsafe_check(void)
+CUresult fk_unsafe_check(void)
 {
 	bool bad = false;
 
-	if (atomic_load(&fk.ncaps) == 0 || fk_thread_mode == cudaStreamCaptureModeRelaxed)
-		return cudaSuccess;
+	if (atomic_load(&fk.ncaps) == 0 || fk_thread_mode == CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_SUCCESS;
 	uint64_t me = fk_thread_id();
 	pthread_mutex_lock(&fk.lock);
 	for (fk_capture *c = fk.caps; c; c = c->next) {
-		bool mine = c->tid == me && c->mode != cudaStreamCaptureModeRelaxed;
-		bool global = fk_thread_mode == cudaStreamCaptureModeGlobal && c->tid != me &&
-			      c->mode == cudaStreamCaptureModeGlobal;
+		bool mine = c->tid == me && c->mode != CU_STREAM_CAPTURE_MODE_RELAXED;
+		bool global = fk_thread_mode == CU_STREAM_CAPTURE_MODE_GLOBAL && c->tid != me &&
+			      c->mode == CU_STREAM_CAPTURE_MODE_GLOBAL;
 		if (mine || global) {
 			c->invalidated = true;
 			bad = true;
 		}
 	}
 	pthread_mutex_unlock(&fk.lock);
-	return bad ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+	return bad ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
 }
 
-cudaError_t fk_device_sync_check(int dev)
+CUresult fk_device_sync_check(int dev)
 {
 	bool bad = false;
 
 	if (atomic_load(&fk.ncaps) == 0)
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	pthread_mutex_lock(&fk.lock);
 	for (fk_capture *c = fk.caps; c; c = c->next) {
 		bool here = c->origin.dev == dev;
@@ -279,44 +285,44 @@ cudaError_t fk_device_sync_check(int dev)
 		}
 	}
 	pthread_mutex_unlock(&fk.lock);
-	return bad ? cudaErrorStreamCaptureUnsupported : cudaSuccess;
+	return bad ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
 }
 
-cudaError_t fk_wait_point(const fk_sref *r)
+CUresult fk_wait_point(const fk_sref *r)
 {
 	const cm_backend *be = fk.be;
 	cm_event ev;
 	cm_status st = be->event_create(be->ctx, r->dev, &ev);
 
 	if (st != CM_OK)
-		return fk_status(st, cudaErrorInvalidResourceHandle);
+		return fk_status(st, CUDA_ERROR_INVALID_HANDLE);
 	st = be->event_record(be->ctx, r->dev, ev, r->h);
 	if (st == CM_OK)
 		st = be->event_synchronize(be->ctx, r->dev, ev);
 	be->event_destroy(be->ctx, r->dev, ev);
-	return fk_status(st, cudaErrorInvalidResourceHandle);
+	return fk_status(st, CUDA_ERROR_INVALID_HANDLE);
 }
 
 /* ---- streams ------------------------------------------------------------ */
 
-static cudaError_t fk_stream_create(cudaStream_t *pStream, unsigned flags, int priority)
+static CUresult fk_stream_create(CUstream *pStream, unsigned flags, int priority)
 {
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 	size_t i;
 
-	if (r != cudaSuccess)
-		return fk_ret(r);
-	if (!pStream || (flags & ~(unsigned)cudaStreamNonBlocking))
-		return fk_ret(cudaErrorInvalidValue);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!pStream || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING))
+		return CUDA_ERROR_INVALID_VALUE;
 	if (priority < -5)
 		priority = -5;
 	if (priority > 0)
 		priority = 0;
 	int dev = fk_cur_dev();
-	bool nonblocking = flags & cudaStreamNonBlocking;
+	bool nonblocking = flags & CU_STREAM_NON_BLOCKING;
 	cm_stream h = sim_stream_create(fk.s, dev, nonblocking);
 	if (h == SIM_STREAM_INVALID || !fk_stream_index(h, &i))
-		return fk_ret(cudaErrorMemoryAllocation);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 
 	pthread_mutex_lock(&fk.lock);
 	if (i >= fk.nstreams) {
@@ -330,44 +336,39 @@ static cudaError_t fk_stream_create(cudaStream_t *pStream, unsigned flags, int p
 	}
 	bool ok = i < fk.nstreams;
 	if (ok)
-		fk.streams[i] = (fk_stream_info){ .live = true, .dev = dev, .nonblocking = nonblocking,
+		fk.streams[i] = (fk_stream_info){ .live = true, .dev = dev, .ctx = fk_cur_ctx(),
+						  .nonblocking = nonblocking,
 						  .flags = flags, .priority = priority };
 	pthread_mutex_unlock(&fk.lock);
 	if (!ok) {
 		sim_stream_destroy(fk.s, dev, h);
-		return fk_ret(cudaErrorMemoryAllocation);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	*pStream = (cudaStream_t)h;
-	return cudaSuccess;
+	*pStream = (CUstream)h;
+	return CUDA_SUCCESS;
 }
 
-FK_API cudaError_t cudaStreamCreate(cudaStream_t *pStream)
+FK_API CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags)
 {
-	return fk_stream_create(pStream, cudaStreamDefault, 0);
+	return fk_stream_create(phStream, Flags, 0);
 }
 
-FK_API cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
+FK_API CUresult cuStreamCreateWithPriority(CUstream *phStream, unsigned int flags, int priority)
 {
-	return fk_stream_create(pStream, flags, 0);
+	return fk_stream_create(phStream, flags, priority);
 }
 
-FK_API cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags,
-						int priority)
-{
-	return fk_stream_create(pStream, flags, priority);
-}
-
-FK_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
+FK_API CUresult cuStreamDestroy_v2(CUstream stream)
 {
 	fk_sref ref;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 	size_t i;
 
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (!fk_stream_index((uintptr_t)stream, &i) ||
-	    fk_stream_resolve(stream, false, &ref) != cudaSuccess)
-		return fk_ret(cudaErrorInvalidResourceHandle);
+	    fk_stream_resolve(stream, false, &ref) != CUDA_SUCCESS)
+		return CUDA_ERROR_INVALID_HANDLE;
 
 	fk_capture *dead = NULL;
 	pthread_mutex_lock(&fk.lock);
@@ -394,28 +395,28 @@ FK_API cudaError_t cudaStreamDestroy(cudaStream_t stream)
 						  false);
 		fk_capture_free(dead);
 	}
-	return fk_ret(fk_status(sim_stream_destroy(fk.s, ref.dev, ref.h),
-				cudaErrorInvalidResourceHandle));
+	return fk_status(sim_stream_destroy(fk.s, ref.dev, ref.h),
+				CUDA_ERROR_INVALID_HANDLE);
 }
 
-static cudaError_t fk_stream_synchronize(cudaStream_t stream, bool ptsz)
+CUresult fk_stream_synchronize(CUstream stream, bool ptsz)
 {
 	fk_sref ref;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_sync_check(&ref);
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	/* The legacy stream's work includes what its blocking streams had
 	 * queued (observed on an H200): wait for a point on it, which the sim
 	 * orders after them. */
 	if (ref.kind == FK_S_LEGACY)
-		return fk_ret(fk_wait_point(&ref));
-	return fk_ret(fk_status(fk.be->stream_synchronize(fk.be->ctx, ref.dev, ref.h),
-				cudaErrorInvalidResourceHandle));
+		return fk_wait_point(&ref);
+	return fk_status(fk.be->stream_synchronize(fk.be->ctx, ref.dev, ref.h),
+				CUDA_ERROR_INVALID_HANDLE);
 }
 
 /* Is any blocking user stream of dev busy? (Other threads' per-thread
@@ -442,31 +443,21 @@ static bool fk_blocking_busy(int dev)
 	}
 }
 
-static cudaError_t fk_stream_query(cudaStream_t stream, bool ptsz)
+CUresult fk_stream_query(CUstream stream, bool ptsz)
 {
 	fk_sref ref;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_sync_check(&ref);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_status(fk.be->stream_query(fk.be->ctx, ref.dev, ref.h),
-			      cudaErrorInvalidResourceHandle);
-	if (r == cudaSuccess && ref.kind == FK_S_LEGACY && fk_blocking_busy(ref.dev))
-		r = cudaErrorNotReady; /* as for cudaStreamSynchronize above */
-	return fk_ret(r);
-}
-
-FK_API cudaError_t cudaStreamSynchronize(cudaStream_t stream)
-{
-	return fk_stream_synchronize(stream, false);
-}
-
-FK_API cudaError_t cudaStreamQuery(cudaStream_t stream)
-{
-	return fk_stream_query(stream, false);
+			      CUDA_ERROR_INVALID_HANDLE);
+	if (r == CUDA_SUCCESS && ref.kind == FK_S_LEGACY && fk_blocking_busy(ref.dev))
+		r = CUDA_ERROR_NOT_READY; /* as for cuStreamSynchronize above */
+	return r;
 }
 
 /* ---- work --------------------------------------------------------------- */
@@ -509,7 +500,7 @@ static void fk_hostop_run(void *arg)
 /* Takes op (and its staging buffer). For a synchronous call, returns once
  * the operation has run: it is the last of its stream's work so far, so
  * that is the point where the copy or set is complete. */
-static cudaError_t fk_hostop_enqueue(const fk_sref *r, fk_hostop *op, bool sync)
+static CUresult fk_hostop_enqueue(const fk_sref *r, fk_hostop *op, bool sync)
 {
 	fk_waiter w = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false };
 	if (sync)
@@ -518,7 +509,7 @@ static cudaError_t fk_hostop_enqueue(const fk_sref *r, fk_hostop *op, bool sync)
 	if (st != CM_OK) {
 		free(op->staging);
 		free(op);
-		return fk_status(st, cudaErrorInvalidResourceHandle);
+		return fk_status(st, CUDA_ERROR_INVALID_HANDLE);
 	}
 	if (sync) {
 		pthread_mutex_lock(&w.m);
@@ -528,58 +519,55 @@ static cudaError_t fk_hostop_enqueue(const fk_sref *r, fk_hostop *op, bool sync)
 		pthread_cond_destroy(&w.c);
 		pthread_mutex_destroy(&w.m);
 	}
-	return cudaSuccess;
+	return CUDA_SUCCESS;
 }
 
-static cudaError_t fk_memcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
-			     cudaStream_t stream, bool ptsz, bool sync)
+CUresult fk_memcpy(CUdeviceptr dstp, CUdeviceptr srcp, size_t count, CUstream stream, bool ptsz,
+		   bool sync)
 {
+	void *dst = (void *)dstp;
+	const void *src = (const void *)srcp;
 	fk_sref ref;
 	fk_alloc ad, as;
 	uint64_t cap;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r != cudaSuccess)
-		return fk_ret(r);
-	if ((unsigned)kind > (unsigned)cudaMemcpyDefault)
-		return fk_ret(cudaErrorInvalidMemcpyDirection);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (count == 0)
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	if (!dst || !src)
-		return fk_ret(cudaErrorInvalidValue);
+		return CUDA_ERROR_INVALID_VALUE;
 	int fd = fk_lookup_range(dst, count, &ad);
 	int fs = fk_lookup_range(src, count, &as);
 	if (fd < 0 || fs < 0)
-		return fk_ret(cudaErrorInvalidValue);
-	if (((kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice) && fd != 1) ||
-	    ((kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) && fs != 1))
-		return fk_ret(cudaErrorInvalidValue);
+		return CUDA_ERROR_INVALID_VALUE;
 
 	r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_use(&ref, &cap);
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (cap) {
 		if (!sync)
-			return cudaSuccess; /* recorded into the graph */
+			return CUDA_SUCCESS; /* recorded into the graph */
 		fk_capture_invalidate(cap);
-		return fk_ret(cudaErrorStreamCaptureUnsupported);
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
 
 	if (fd == 1 && fs == 1 && ad.kind != FK_HOST && as.kind != FK_HOST)
-		/* Device to device: no host synchronization, even for cudaMemcpy. */
-		return fk_ret(fk_status(sim_memcpy_async(fk.s, ref.dev, (uintptr_t)dst,
-							 (uintptr_t)src, count, ref.h),
-					cudaErrorInvalidValue));
+		/* Device to device: no host synchronization, even for cuMemcpy. */
+		return fk_status(sim_memcpy_async(fk.s, ref.dev, (uintptr_t)dst, (uintptr_t)src,
+						  count, ref.h),
+				 CUDA_ERROR_INVALID_VALUE);
 
-	/* Into pageable memory even cudaMemcpyAsync returns once the copy is
+	/* Into pageable memory even cuMemcpyAsync returns once the copy is
 	 * done (documented, and observed on an H200). */
 	if (fd == 0)
 		sync = true;
 	fk_hostop *op = calloc(1, sizeof(*op));
 	if (!op)
-		return fk_ret(cudaErrorMemoryAllocation);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	op->dst = dst;
 	op->src = src;
 	op->n = count;
@@ -587,101 +575,76 @@ static cudaError_t fk_memcpy(void *dst, const void *src, size_t count, enum cuda
 		op->staging = malloc(count);
 		if (!op->staging) {
 			free(op);
-			return fk_ret(cudaErrorMemoryAllocation);
+			return CUDA_ERROR_OUT_OF_MEMORY;
 		}
 		memcpy(op->staging, src, count);
 		op->src = op->staging;
 	}
-	return fk_ret(fk_hostop_enqueue(&ref, op, sync));
+	return fk_hostop_enqueue(&ref, op, sync);
 }
 
-static cudaError_t fk_memset(void *devPtr, int value, size_t count, cudaStream_t stream, bool ptsz,
-			     bool sync)
+CUresult fk_memset(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream, bool ptsz,
+		   bool sync)
 {
+	void *devPtr = (void *)dst;
 	fk_sref ref;
 	fk_alloc a;
 	uint64_t cap;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (count == 0)
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	if (fk_lookup_range(devPtr, count, &a) != 1)
-		return fk_ret(cudaErrorInvalidValue);
+		return CUDA_ERROR_INVALID_VALUE;
 	r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_use(&ref, &cap);
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (cap) {
 		if (!sync)
-			return cudaSuccess;
+			return CUDA_SUCCESS;
 		fk_capture_invalidate(cap);
-		return fk_ret(cudaErrorStreamCaptureUnsupported);
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
-	if (a.kind != FK_HOST) /* asynchronous for device memory, even cudaMemset */
-		return fk_ret(fk_status(sim_memset_async(fk.s, ref.dev, (uintptr_t)devPtr, value,
+	if (a.kind != FK_HOST) /* asynchronous for device memory, even cuMemsetD8 */
+		return fk_status(sim_memset_async(fk.s, ref.dev, (uintptr_t)devPtr, value,
 							 count, ref.h),
-					cudaErrorInvalidValue));
+					CUDA_ERROR_INVALID_VALUE);
 
 	fk_hostop *op = calloc(1, sizeof(*op));
 	if (!op)
-		return fk_ret(cudaErrorMemoryAllocation);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	op->dst = devPtr;
 	op->n = count;
 	op->value = value;
 	op->set = true;
-	return fk_ret(fk_hostop_enqueue(&ref, op, sync)); /* pinned: synchronous */
+	return fk_hostop_enqueue(&ref, op, sync); /* pinned: synchronous */
 }
 
-static cudaError_t fk_host_func(cudaStream_t stream, cudaHostFn_t fn, void *userData, bool ptsz)
+CUresult fk_host_func(CUstream stream, CUhostFn fn, void *userData, bool ptsz)
 {
 	fk_sref ref;
 	uint64_t cap;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess && !fn)
-		r = cudaErrorInvalidValue;
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS && !fn)
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_use(&ref, &cap);
-	if (r != cudaSuccess || cap)
-		return fk_ret(r);
-	return fk_ret(fk_status(sim_host_func(fk.s, ref.dev, ref.h, fn, userData),
-				cudaErrorInvalidResourceHandle));
-}
-
-FK_API cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
-{
-	return fk_memcpy(dst, src, count, kind, 0, false, true);
-}
-
-FK_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count,
-				   enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-	return fk_memcpy(dst, src, count, kind, stream, false, false);
-}
-
-FK_API cudaError_t cudaMemset(void *devPtr, int value, size_t count)
-{
-	return fk_memset(devPtr, value, count, 0, false, true);
-}
-
-FK_API cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-	return fk_memset(devPtr, value, count, stream, false, false);
-}
-
-FK_API cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData)
-{
-	return fk_host_func(stream, fn, userData, false);
+	if (r != CUDA_SUCCESS || cap)
+		return r;
+	return fk_status(sim_host_func(fk.s, ref.dev, ref.h, fn, userData),
+				CUDA_ERROR_INVALID_HANDLE);
 }
 
 /* ---- events ------------------------------------------------------------- */
 
-static bool fk_event_index(cudaEvent_t e, size_t *idx)
+static bool fk_event_index(CUevent e, size_t *idx)
 {
 	uintptr_t h = (uintptr_t)e;
 	if ((h & 0xffffffffu) == 0)
@@ -691,7 +654,7 @@ static bool fk_event_index(cudaEvent_t e, size_t *idx)
 }
 
 /* The live entry of e (fk.lock held), or NULL. */
-static fk_event_info *fk_event_entry(cudaEvent_t e)
+static fk_event_info *fk_event_entry(CUevent e)
 {
 	size_t i;
 	if (!fk_event_index(e, &i) || i >= fk.nevents)
@@ -700,34 +663,34 @@ static fk_event_info *fk_event_entry(cudaEvent_t e)
 	return ei->live && ei->h == (cm_event)e ? ei : NULL;
 }
 
-static cudaError_t fk_event_get(cudaEvent_t e, fk_event_info *out)
+static CUresult fk_event_get(CUevent e, fk_event_info *out)
 {
 	pthread_mutex_lock(&fk.lock);
 	fk_event_info *ei = fk_event_entry(e);
 	if (ei)
 		*out = *ei;
 	pthread_mutex_unlock(&fk.lock);
-	return ei ? cudaSuccess : cudaErrorInvalidResourceHandle;
+	return ei ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
 }
 
-static cudaError_t fk_event_create(cudaEvent_t *event, unsigned flags)
+static CUresult fk_event_create(CUevent *event, unsigned flags)
 {
-	const unsigned known = cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess;
-	cudaError_t r = fk_init();
+	const unsigned known = CU_EVENT_BLOCKING_SYNC | CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS;
+	CUresult r = fk_begin();
 	cm_event h;
 	size_t i;
 
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (!event || (flags & ~known) ||
-	    ((flags & cudaEventInterprocess) && !(flags & cudaEventDisableTiming)))
-		return fk_ret(cudaErrorInvalidValue);
+	    ((flags & CU_EVENT_INTERPROCESS) && !(flags & CU_EVENT_DISABLE_TIMING)))
+		return CUDA_ERROR_INVALID_VALUE;
 	int dev = fk_cur_dev();
 	if (fk.be->event_create(fk.be->ctx, dev, &h) != CM_OK)
-		return fk_ret(cudaErrorMemoryAllocation);
-	if (!fk_event_index((cudaEvent_t)h, &i)) { /* the sim's handles are never 0 */
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (!fk_event_index((CUevent)h, &i)) { /* the sim's handles are never 0 */
 		fk.be->event_destroy(fk.be->ctx, dev, h);
-		return fk_ret(cudaErrorUnknown);
+		return CUDA_ERROR_UNKNOWN;
 	}
 
 	pthread_mutex_lock(&fk.lock);
@@ -742,31 +705,27 @@ static cudaError_t fk_event_create(cudaEvent_t *event, unsigned flags)
 	}
 	bool ok = i < fk.nevents;
 	if (ok)
-		fk.events[i] = (fk_event_info){ .h = h, .live = true, .dev = dev, .flags = flags };
+		fk.events[i] = (fk_event_info){ .h = h, .live = true, .dev = dev, .ctx = fk_cur_ctx(),
+						.flags = flags };
 	pthread_mutex_unlock(&fk.lock);
 	if (!ok) {
 		fk.be->event_destroy(fk.be->ctx, dev, h);
-		return fk_ret(cudaErrorMemoryAllocation);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	*event = (cudaEvent_t)h;
-	return cudaSuccess;
+	*event = (CUevent)h;
+	return CUDA_SUCCESS;
 }
 
-FK_API cudaError_t cudaEventCreate(cudaEvent_t *event)
+FK_API CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
-	return fk_event_create(event, cudaEventDefault);
+	return fk_event_create(phEvent, Flags);
 }
 
-FK_API cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+FK_API CUresult cuEventDestroy_v2(CUevent event)
 {
-	return fk_event_create(event, flags);
-}
-
-FK_API cudaError_t cudaEventDestroy(cudaEvent_t event)
-{
-	cudaError_t r = fk_init();
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
 	pthread_mutex_lock(&fk.lock);
 	fk_event_info *ei = fk_event_entry(event);
 	int dev = ei ? ei->dev : 0;
@@ -774,32 +733,32 @@ FK_API cudaError_t cudaEventDestroy(cudaEvent_t event)
 		ei->live = false;
 	pthread_mutex_unlock(&fk.lock);
 	if (!ei)
-		return fk_ret(cudaErrorInvalidResourceHandle);
-	return fk_ret(fk_status(fk.be->event_destroy(fk.be->ctx, dev, (cm_event)event),
-				cudaErrorInvalidResourceHandle));
+		return CUDA_ERROR_INVALID_HANDLE;
+	return fk_status(fk.be->event_destroy(fk.be->ctx, dev, (cm_event)event),
+				CUDA_ERROR_INVALID_HANDLE);
 }
 
-static cudaError_t fk_event_record(cudaEvent_t event, cudaStream_t stream, bool ptsz)
+CUresult fk_event_record(CUevent event, CUstream stream, bool ptsz)
 {
 	fk_event_info ei;
 	fk_sref ref;
 	uint64_t cap;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_event_get(event, &ei);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == cudaSuccess && ref.dev != ei.dev)
-		r = cudaErrorInvalidResourceHandle;
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS && ref.dev != ei.dev)
+		r = CUDA_ERROR_INVALID_HANDLE;
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_use(&ref, &cap);
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (!cap) {
 		cm_status st = fk.be->event_record(fk.be->ctx, ref.dev, (cm_event)event, ref.h);
 		if (st != CM_OK)
-			return fk_ret(fk_status(st, cudaErrorInvalidResourceHandle));
+			return fk_status(st, CUDA_ERROR_INVALID_HANDLE);
 	}
 	pthread_mutex_lock(&fk.lock);
 	fk_event_info *e = fk_event_entry(event);
@@ -810,29 +769,24 @@ static cudaError_t fk_event_record(cudaEvent_t event, cudaStream_t stream, bool 
 		e->rec_ops = j ? j->ops : 0;
 	}
 	pthread_mutex_unlock(&fk.lock);
-	return cudaSuccess;
+	return CUDA_SUCCESS;
 }
 
-FK_API cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream)
-{
-	return fk_event_record(event, stream, false);
-}
-
-static cudaError_t fk_stream_wait_event(cudaStream_t stream, cudaEvent_t event, unsigned flags,
+CUresult fk_stream_wait_event(CUstream stream, CUevent event, unsigned flags,
 					bool ptsz)
 {
 	fk_event_info ei;
 	fk_sref ref;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess && (flags & ~(unsigned)cudaEventWaitExternal))
-		r = cudaErrorInvalidValue;
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS && (flags & ~(unsigned)CU_EVENT_WAIT_EXTERNAL))
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
 		r = fk_event_get(event, &ei);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 
 	if (atomic_load(&fk.ncaps) != 0) {
 		bool done = false;
@@ -847,7 +801,7 @@ static cudaError_t fk_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
 				conflict = true;
 			}
 			if (conflict) {
-				r = cudaErrorStreamCaptureImplicit;
+				r = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 				done = true;
 			}
 		} else {
@@ -855,19 +809,19 @@ static cudaError_t fk_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
 			if (sc) {
 				done = true;
 				if (sc->invalidated) {
-					r = cudaErrorStreamCaptureInvalidated;
+					r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 				} else if (ec == sc) { /* a dependency inside the graph */
 					fk_join *j = fk_join_of(sc, &e->rec);
 					if (j && !fk_sref_eq(&e->rec, &ref) && j->joined_at < e->rec_ops)
 						j->joined_at = e->rec_ops; /* joined back */
-				} else if (!ec && (flags & cudaEventWaitExternal)) {
-					r = cudaSuccess; /* an external event node */
+				} else if (!ec && (flags & CU_EVENT_WAIT_EXTERNAL)) {
+					r = CUDA_SUCCESS; /* an external event node */
 				} else if (ec) {
 					sc->invalidated = ec->invalidated = true;
-					r = cudaErrorStreamCaptureMerge;
+					r = CUDA_ERROR_STREAM_CAPTURE_MERGE;
 				} else {
 					sc->invalidated = true;
-					r = cudaErrorStreamCaptureIsolation;
+					r = CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
 				}
 			} else if (ec) { /* fork: the stream joins the capture */
 				done = true;
@@ -884,7 +838,7 @@ static cudaError_t fk_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
 					ec->joined[ec->njoined++] = (fk_join){ .ref = ref, .ops = 1 };
 					join = ec;
 				} else {
-					r = cudaErrorMemoryAllocation;
+					r = CUDA_ERROR_OUT_OF_MEMORY;
 				}
 			}
 		}
@@ -892,25 +846,20 @@ static cudaError_t fk_stream_wait_event(cudaStream_t stream, cudaEvent_t event, 
 		if (join && ref.kind == FK_S_USER)
 			sim_set_capturing(fk.s, ref.dev, ref.h, true);
 		if (done)
-			return fk_ret(r);
+			return r;
 	}
-	if (flags & cudaEventWaitExternal) /* only meaningful during capture */
-		return fk_ret(cudaErrorIllegalState);
-	return fk_ret(fk_status(fk.be->stream_wait_event(fk.be->ctx, ref.dev, ref.h,
+	if (flags & CU_EVENT_WAIT_EXTERNAL) /* only meaningful during capture */
+		return CUDA_ERROR_ILLEGAL_STATE;
+	return fk_status(fk.be->stream_wait_event(fk.be->ctx, ref.dev, ref.h,
 							 (cm_event)event),
-				cudaErrorInvalidResourceHandle));
-}
-
-FK_API cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-{
-	return fk_stream_wait_event(stream, event, flags, false);
+				CUDA_ERROR_INVALID_HANDLE);
 }
 
 /* An event last recorded inside an active capture cannot be queried or
  * waited for on the host. */
-static cudaError_t fk_event_captured(cudaEvent_t event)
+static CUresult fk_event_captured(CUevent event)
 {
-	cudaError_t r = cudaSuccess;
+	CUresult r = CUDA_SUCCESS;
 	if (atomic_load(&fk.ncaps) == 0)
 		return r;
 	pthread_mutex_lock(&fk.lock);
@@ -918,68 +867,68 @@ static cudaError_t fk_event_captured(cudaEvent_t event)
 	fk_capture *c = e ? fk_capture_by_id(e->cap_id) : NULL;
 	if (c) {
 		c->invalidated = true;
-		r = cudaErrorCapturedEvent;
+		r = CUDA_ERROR_CAPTURED_EVENT;
 	}
 	pthread_mutex_unlock(&fk.lock);
 	return r;
 }
 
-FK_API cudaError_t cudaEventQuery(cudaEvent_t event)
+FK_API CUresult cuEventQuery(CUevent event)
 {
 	fk_event_info ei;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_event_get(event, &ei);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_event_captured(event);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_unsafe_check();
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_status(fk.be->event_query(fk.be->ctx, ei.dev, (cm_event)event),
-			      cudaErrorInvalidResourceHandle);
-	return fk_ret(r);
+			      CUDA_ERROR_INVALID_HANDLE);
+	return r;
 }
 
-FK_API cudaError_t cudaEventSynchronize(cudaEvent_t event)
+FK_API CUresult cuEventSynchronize(CUevent event)
 {
 	fk_event_info ei;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_event_get(event, &ei);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_event_captured(event);
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_unsafe_check();
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS)
 		r = fk_status(fk.be->event_synchronize(fk.be->ctx, ei.dev, (cm_event)event),
-			      cudaErrorInvalidResourceHandle);
-	return fk_ret(r);
+			      CUDA_ERROR_INVALID_HANDLE);
+	return r;
 }
 
 /* ---- capture ------------------------------------------------------------ */
 
-static cudaError_t fk_begin_capture(cudaStream_t stream, enum cudaStreamCaptureMode mode, bool ptsz)
+CUresult fk_begin_capture(CUstream stream, CUstreamCaptureMode mode, bool ptsz)
 {
 	fk_sref ref;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess && (unsigned)mode > (unsigned)cudaStreamCaptureModeRelaxed)
-		r = cudaErrorInvalidValue;
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS && (unsigned)mode > (unsigned)CU_STREAM_CAPTURE_MODE_RELAXED)
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == cudaSuccess && ref.kind == FK_S_LEGACY)
-		r = cudaErrorStreamCaptureUnsupported;
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r == CUDA_SUCCESS && ref.kind == FK_S_LEGACY)
+		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	if (r != CUDA_SUCCESS)
+		return r;
 
 	fk_capture *c = calloc(1, sizeof(*c));
 	if (!c)
-		return fk_ret(cudaErrorMemoryAllocation);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	pthread_mutex_lock(&fk.lock);
 	if (fk_capture_of(&ref)) {
-		r = cudaErrorIllegalState;
+		r = CUDA_ERROR_ILLEGAL_STATE;
 	} else {
 		c->id = ++fk.next_cap_id;
 		c->origin = ref;
@@ -990,26 +939,26 @@ static cudaError_t fk_begin_capture(cudaStream_t stream, enum cudaStreamCaptureM
 		atomic_fetch_add(&fk.ncaps, 1);
 	}
 	pthread_mutex_unlock(&fk.lock);
-	if (r != cudaSuccess) {
+	if (r != CUDA_SUCCESS) {
 		free(c);
-		return fk_ret(r);
+		return r;
 	}
 	sim_set_capturing(fk.s, ref.dev, ref.h, true);
-	return cudaSuccess;
+	return CUDA_SUCCESS;
 }
 
-static cudaError_t fk_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool ptsz)
+CUresult fk_end_capture(CUstream stream, CUgraph *pGraph, bool ptsz)
 {
 	fk_sref ref;
 	fk_capture *c = NULL;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess && !pGraph)
-		r = cudaErrorInvalidValue;
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS && !pGraph)
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 
 	/* As observed on an H200: ending on a forked stream fails and
 	 * invalidates the capture; ending a global or thread-local capture
@@ -1021,15 +970,15 @@ static cudaError_t fk_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool
 		fk_capture *other = fk_capture_of(&ref);
 		if (other)
 			other->invalidated = true;
-		r = other ? cudaErrorStreamCaptureUnmatched : cudaErrorIllegalState;
+		r = other ? CUDA_ERROR_STREAM_CAPTURE_UNMATCHED : CUDA_ERROR_ILLEGAL_STATE;
 	} else {
-		if (c->mode != cudaStreamCaptureModeRelaxed && c->tid != fk_thread_id())
-			r = cudaErrorStreamCaptureWrongThread;
+		if (c->mode != CU_STREAM_CAPTURE_MODE_RELAXED && c->tid != fk_thread_id())
+			r = CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
 		fk_capture_unlink(c);
 	}
 	pthread_mutex_unlock(&fk.lock);
 	if (!c)
-		return fk_ret(r);
+		return r;
 
 	if (ref.kind != FK_S_PT || ref.owner == fk_thread_id())
 		sim_set_capturing(fk.s, ref.dev, ref.h, false);
@@ -1043,88 +992,75 @@ static cudaError_t fk_end_capture(cudaStream_t stream, cudaGraph_t *pGraph, bool
 	uint64_t id = c->id;
 	fk_capture_free(c);
 	*pGraph = NULL;
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	if (invalidated)
-		return fk_ret(cudaErrorStreamCaptureInvalidated);
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
 	if (unjoined)
-		return fk_ret(cudaErrorStreamCaptureUnjoined);
+		return CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
 	fk_graph *g = calloc(1, sizeof(*g));
 	if (!g)
-		return fk_ret(cudaErrorMemoryAllocation);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	g->cap_id = id;
 	pthread_mutex_lock(&fk.lock);
 	g->next = fk.graphs;
 	fk.graphs = g;
 	pthread_mutex_unlock(&fk.lock);
-	*pGraph = (cudaGraph_t)g;
-	return cudaSuccess;
+	*pGraph = (CUgraph)g;
+	return CUDA_SUCCESS;
 }
 
-static cudaError_t fk_is_capturing(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
+CUresult fk_is_capturing(CUstream stream, CUstreamCaptureStatus *status,
 				   bool ptsz)
 {
 	fk_sref ref;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r == cudaSuccess && !status)
-		r = cudaErrorInvalidValue;
-	if (r == cudaSuccess)
+	if (r == CUDA_SUCCESS && !status)
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r != cudaSuccess)
-		return fk_ret(r);
-	*status = cudaStreamCaptureStatusNone;
+	if (r != CUDA_SUCCESS)
+		return r;
+	*status = CU_STREAM_CAPTURE_STATUS_NONE;
 	if (atomic_load(&fk.ncaps) == 0)
-		return cudaSuccess;
+		return CUDA_SUCCESS;
 	pthread_mutex_lock(&fk.lock);
 	if (ref.kind == FK_S_LEGACY) {
 		/* Not invalidated by the question. */
 		for (fk_capture *c = fk.caps; c; c = c->next)
 			if (fk_capture_blocks_legacy(c, ref.dev))
-				r = cudaErrorStreamCaptureImplicit;
+				r = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
 	} else {
 		fk_capture *c = fk_capture_of(&ref);
 		if (c)
-			*status = c->invalidated ? cudaStreamCaptureStatusInvalidated
-						 : cudaStreamCaptureStatusActive;
+			*status = c->invalidated ? CU_STREAM_CAPTURE_STATUS_INVALIDATED
+						 : CU_STREAM_CAPTURE_STATUS_ACTIVE;
 	}
 	pthread_mutex_unlock(&fk.lock);
-	return fk_ret(r);
+	return r;
 }
 
-FK_API cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+FK_API CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
 {
-	return fk_begin_capture(stream, mode, false);
-}
-
-FK_API cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph)
-{
-	return fk_end_capture(stream, pGraph, false);
-}
-
-FK_API cudaError_t cudaStreamIsCapturing(cudaStream_t stream,
-					 enum cudaStreamCaptureStatus *pCaptureStatus)
-{
-	return fk_is_capturing(stream, pCaptureStatus, false);
-}
-
-FK_API cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
-{
-	if (!mode || (unsigned)*mode > (unsigned)cudaStreamCaptureModeRelaxed)
-		return fk_ret(cudaErrorInvalidValue);
-	enum cudaStreamCaptureMode old = fk_thread_mode;
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!mode || (unsigned)*mode > (unsigned)CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUstreamCaptureMode old = fk_thread_mode;
 	fk_thread_mode = *mode;
 	*mode = old;
-	return cudaSuccess;
+	return CUDA_SUCCESS;
 }
 
-FK_API cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+FK_API CUresult cuGraphDestroy(CUgraph graph)
 {
 	fk_graph *g = NULL;
-	cudaError_t r = fk_init();
+	CUresult r = fk_begin();
 
-	if (r != cudaSuccess)
-		return fk_ret(r);
+	if (r != CUDA_SUCCESS)
+		return r;
 	pthread_mutex_lock(&fk.lock);
 	for (fk_graph **pp = &fk.graphs; *pp; pp = &(*pp)->next) {
 		if (*pp == (fk_graph *)graph) {
@@ -1135,16 +1071,18 @@ FK_API cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 	}
 	pthread_mutex_unlock(&fk.lock);
 	if (!g)
-		return fk_ret(cudaErrorInvalidValue);
+		return CUDA_ERROR_INVALID_VALUE;
 	free(g);
-	return cudaSuccess;
+	return CUDA_SUCCESS;
 }
 
 /* ---- device reset ------------------------------------------------------- */
 
-/* Ends the captures on dev, destroys its user streams and its events. */
-void fk_streams_reset_dev(int dev)
+/* Ends the captures on ctx's device, destroys its user streams and its
+ * events. */
+void fk_streams_reset_ctx(CUcontext ctx)
 {
+	int dev = ctx->dev;
 	uint64_t me = fk_thread_id();
 
 	for (;;) {
@@ -1166,7 +1104,7 @@ void fk_streams_reset_dev(int dev)
 		cm_stream h = 0;
 		pthread_mutex_lock(&fk.lock);
 		for (; i < fk.nstreams; i++) {
-			if (fk.streams[i].live && fk.streams[i].dev == dev) {
+			if (fk.streams[i].live && fk.streams[i].ctx == ctx) {
 				fk.streams[i].live = false;
 				h = (cm_stream)(i + 1) << 4;
 				i++;
@@ -1183,7 +1121,7 @@ void fk_streams_reset_dev(int dev)
 		cm_event h = NULL;
 		pthread_mutex_lock(&fk.lock);
 		for (; i < fk.nevents; i++) {
-			if (fk.events[i].live && fk.events[i].dev == dev) {
+			if (fk.events[i].live && fk.events[i].ctx == ctx) {
 				fk.events[i].live = false;
 				h = fk.events[i].h;
 				i++;
@@ -1195,86 +1133,4 @@ void fk_streams_reset_dev(int dev)
 			break;
 		fk.be->event_destroy(fk.be->ctx, dev, h);
 	}
-}
-
-/* ---- per-thread default stream entry points ----------------------------- */
-
-#define FK_PTSZ(name) FK_API __typeof__(name) name##_ptsz;
-FK_PTSZ(cudaMemcpyAsync)
-FK_PTSZ(cudaMemsetAsync)
-FK_PTSZ(cudaLaunchHostFunc)
-FK_PTSZ(cudaStreamSynchronize)
-FK_PTSZ(cudaStreamQuery)
-FK_PTSZ(cudaEventRecord)
-FK_PTSZ(cudaStreamWaitEvent)
-FK_PTSZ(cudaStreamIsCapturing)
-FK_PTSZ(cudaStreamBeginCapture)
-FK_PTSZ(cudaStreamEndCapture)
-#undef FK_PTSZ
-FK_API __typeof__(cudaMemcpy) cudaMemcpy_ptds;
-FK_API __typeof__(cudaMemset) cudaMemset_ptds;
-
-FK_API cudaError_t cudaMemcpy_ptds(void *dst, const void *src, size_t count,
-				   enum cudaMemcpyKind kind)
-{
-	return fk_memcpy(dst, src, count, kind, 0, true, true);
-}
-
-FK_API cudaError_t cudaMemset_ptds(void *devPtr, int value, size_t count)
-{
-	return fk_memset(devPtr, value, count, 0, true, true);
-}
-
-FK_API cudaError_t cudaMemcpyAsync_ptsz(void *dst, const void *src, size_t count,
-					enum cudaMemcpyKind kind, cudaStream_t stream)
-{
-	return fk_memcpy(dst, src, count, kind, stream, true, false);
-}
-
-FK_API cudaError_t cudaMemsetAsync_ptsz(void *devPtr, int value, size_t count, cudaStream_t stream)
-{
-	return fk_memset(devPtr, value, count, stream, true, false);
-}
-
-FK_API cudaError_t cudaLaunchHostFunc_ptsz(cudaStream_t stream, cudaHostFn_t fn, void *userData)
-{
-	return fk_host_func(stream, fn, userData, true);
-}
-
-FK_API cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t stream)
-{
-	return fk_stream_synchronize(stream, true);
-}
-
-FK_API cudaError_t cudaStreamQuery_ptsz(cudaStream_t stream)
-{
-	return fk_stream_query(stream, true);
-}
-
-FK_API cudaError_t cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream)
-{
-	return fk_event_record(event, stream, true);
-}
-
-FK_API cudaError_t cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
-					    unsigned int flags)
-{
-	return fk_stream_wait_event(stream, event, flags, true);
-}
-
-FK_API cudaError_t cudaStreamIsCapturing_ptsz(cudaStream_t stream,
-					      enum cudaStreamCaptureStatus *pCaptureStatus)
-{
-	return fk_is_capturing(stream, pCaptureStatus, true);
-}
-
-FK_API cudaError_t cudaStreamBeginCapture_ptsz(cudaStream_t stream,
-					       enum cudaStreamCaptureMode mode)
-{
-	return fk_begin_capture(stream, mode, true);
-}
-
-FK_API cudaError_t cudaStreamEndCapture_ptsz(cudaStream_t stream, cudaGraph_t *pGraph)
-{
-	return fk_end_capture(stream, pGraph, true);
 }

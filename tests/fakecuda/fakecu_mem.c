@@ -1,0 +1,598 @@
+/* tests/fakecuda/fakecu_mem.c - allocations of the fake CUDA driver.
+ *
+ * Owns the allocation table: every live allocation (device, managed,
+ * stream-ordered and pinned host), sorted by address, so that a pointer
+ * anywhere inside an allocation finds it in O(log n) (memcpy and memset
+ * validate their ranges with it, cuPointerGetAttribute and
+ * cuMemGetAddressRange answer with it). An entry leaves the table when its
+ * free is accepted, before the memory goes back to the sim, so a concurrent
+ * second free of the same pointer fails as CUDA's does. Each entry names
+ * its context, which frees it when destroyed or reset.
+ *
+ * Capacity: fk.used[dev] counts each device allocation's size rounded as
+ * the sim rounds it (512 bytes below 2 MiB, else 2 MiB) and never exceeds
+ * fk.limit; cuMemGetInfo reports limit - used. VMM memory (cuMemCreate) is
+ * the sim's, counted against the sim's larger address space only.
+ *
+ * Semantics, as NVIDIA documents them: cuMemAlloc of 0 bytes is
+ * CUDA_ERROR_INVALID_VALUE; out of memory is CUDA_ERROR_OUT_OF_MEMORY;
+ * cuMemFree waits for all work on the device (except for cuMemAllocAsync
+ * memory, freed without synchronization); an unknown, interior or already
+ * freed pointer is CUDA_ERROR_INVALID_VALUE. cuMemFreeAsync frees in stream
+ * order (see the deferred frees in fakecu.c). cuIpcGetMemHandle accepts any
+ * pointer inside a cuMemAlloc allocation and names the allocation (observed
+ * on an H200 through the runtime: an interior pointer succeeds).
+ */
+#include "fakecu_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the table (fk.lock held) ------------------------------------------- */
+
+/* Index of the first entry whose ptr is > p. */
+static size_t fk_upper(uintptr_t p)
+{
+	size_t lo = 0, hi = fk.nallocs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (fk.allocs[mid].ptr <= p)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Index of the entry containing p, or SIZE_MAX. */
+static size_t fk_containing(uintptr_t p)
+{
+	size_t i = fk_upper(p);
+	if (i == 0)
+		return SIZE_MAX;
+	const fk_alloc *a = &fk.allocs[i - 1];
+	size_t span = a->size ? a->size : 1;
+	return p - a->ptr < span ? i - 1 : SIZE_MAX;
+}
+
+/* Index of the entry starting at p, or SIZE_MAX. */
+static size_t fk_exact(uintptr_t p)
+{
+	size_t i = fk_upper(p);
+	return i > 0 && fk.allocs[i - 1].ptr == p ? i - 1 : SIZE_MAX;
+}
+
+static bool fk_insert(const fk_alloc *a)
+{
+	if (fk.nallocs == fk.allocs_cap) {
+		size_t cap = fk.allocs_cap ? 2 * fk.allocs_cap : 256;
+		fk_alloc *v = realloc(fk.allocs, cap * sizeof(*v));
+		if (!v)
+			return false;
+		fk.allocs = v;
+		fk.allocs_cap = cap;
+	}
+	size_t i = fk_upper(a->ptr);
+	memmove(&fk.allocs[i + 1], &fk.allocs[i], (fk.nallocs - i) * sizeof(*fk.allocs));
+	fk.allocs[i] = *a;
+	fk.nallocs++;
+	return true;
+}
+
+static void fk_remove(size_t i)
+{
+	memmove(&fk.allocs[i], &fk.allocs[i + 1], (fk.nallocs - i - 1) * sizeof(*fk.allocs));
+	fk.nallocs--;
+}
+
+int fk_lookup_range(const void *p, size_t n, fk_alloc *out)
+{
+	int found = 0;
+	pthread_mutex_lock(&fk.lock);
+	size_t i = fk_containing((uintptr_t)p);
+	if (i != SIZE_MAX) {
+		const fk_alloc *a = &fk.allocs[i];
+		size_t off = (uintptr_t)p - a->ptr;
+		size_t span = a->size ? a->size : 1;
+		found = n <= span - off ? 1 : -1;
+		*out = *a;
+	}
+	pthread_mutex_unlock(&fk.lock);
+	if (!found && p && sim_vmm_accessible(fk.s, (uintptr_t)p, n ? n : 1)) {
+		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1, .dev = fk_cur_dev(),
+				   .kind = FK_DEVICE };
+		found = 1;
+	}
+	return found;
+}
+
+/* ---- device memory ------------------------------------------------------ */
+
+static size_t fk_charge(size_t n)
+{
+	size_t a = n >= FK_GRAN ? FK_GRAN : FK_QUANTUM;
+	return (n + a - 1) & ~(a - 1);
+}
+
+static CUresult fk_dev_alloc(int dev, size_t n, fk_kind kind, uint64_t cap_id, void **out)
+{
+	if (n > fk.limit)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	size_t charge = fk_charge(n);
+
+	for (int attempt = 0;; attempt++) {
+		bool charged;
+		pthread_mutex_lock(&fk.lock);
+		charged = charge <= fk.limit - fk.used[dev];
+		if (charged)
+			fk.used[dev] += charge;
+		pthread_mutex_unlock(&fk.lock);
+
+		if (charged) {
+			uintptr_t p = 0;
+			cm_status st = fk.be->mem_alloc(fk.be->ctx, dev, n, &p);
+			if (st == CM_OK) {
+				fk_alloc a = { .ptr = p, .size = n, .charge = charge, .dev = dev,
+					       .ctx = fk_cur_ctx(), .kind = kind, .cap_id = cap_id };
+				pthread_mutex_lock(&fk.lock);
+				bool ok = fk_insert(&a);
+				if (!ok)
+					fk.used[dev] -= charge;
+				pthread_mutex_unlock(&fk.lock);
+				if (ok) {
+					*out = (void *)p;
+					return CUDA_SUCCESS;
+				}
+				fk.be->mem_free(fk.be->ctx, dev, p);
+				return CUDA_ERROR_OUT_OF_MEMORY;
+			}
+			pthread_mutex_lock(&fk.lock);
+			fk.used[dev] -= charge;
+			pthread_mutex_unlock(&fk.lock);
+		}
+		/* Memory given back with cudaFreeAsync may still be queued. */
+		if (attempt == 0 && fk_frees_pending()) {
+			fk_drain_frees();
+			continue;
+		}
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+}
+
+static CUresult fk_host_alloc(size_t size, void **out)
+{
+	void *p = NULL;
+	if (posix_memalign(&p, 4096, size) != 0)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	fk_alloc a = { .ptr = (uintptr_t)p, .size = size, .dev = fk_cur_dev(),
+		       .ctx = fk_cur_ctx(), .kind = FK_HOST };
+	pthread_mutex_lock(&fk.lock);
+	bool ok = fk_insert(&a);
+	pthread_mutex_unlock(&fk.lock);
+	if (!ok) {
+		free(p);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	*out = p;
+	return CUDA_SUCCESS;
+}
+
+CUresult fk_alloc_kind(size_t n, fk_kind kind, void **out)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS && (!out || n == 0))
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
+		r = fk_unsafe_check();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (kind == FK_HOST)
+		return fk_host_alloc(n, out);
+	return fk_dev_alloc(fk_cur_dev(), n, kind, 0, out);
+}
+
+FK_API CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t bytesize)
+{
+	return fk_alloc_kind(bytesize, FK_DEVICE, (void **)dptr);
+}
+
+FK_API CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t bytesize, unsigned int flags)
+{
+	if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST) {
+		CUresult r = fk_begin();
+		return r == CUDA_SUCCESS ? CUDA_ERROR_INVALID_VALUE : r;
+	}
+	return fk_alloc_kind(bytesize, FK_MANAGED, (void **)dptr);
+}
+
+FK_API CUresult cuMemAllocHost_v2(void **pp, size_t bytesize)
+{
+	return fk_alloc_kind(bytesize, FK_HOST, pp);
+}
+
+/* Takes the entry starting at p out of the table if it is host memory
+ * (host) or device memory (!host). */
+static bool fk_take(uintptr_t p, bool host, fk_alloc *out)
+{
+	bool found = false;
+	pthread_mutex_lock(&fk.lock);
+	size_t i = fk_exact(p);
+	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_HOST) == host) {
+		*out = fk.allocs[i];
+		fk_remove(i);
+		found = true;
+	}
+	pthread_mutex_unlock(&fk.lock);
+	return found;
+}
+
+FK_API CUresult cuMemFree_v2(CUdeviceptr dptr)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS && !dptr)
+		return CUDA_SUCCESS;
+	if (r == CUDA_SUCCESS)
+		r = fk_unsafe_check();
+	if (r != CUDA_SUCCESS)
+		return r;
+	fk_alloc a;
+	if (!fk_take((uintptr_t)dptr, false, &a))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (a.kind == FK_ASYNC) { /* no implicit synchronization */
+		fk_defer_free(a.dev, a.ptr, a.charge, NULL);
+		return CUDA_SUCCESS;
+	}
+	cm_status st = fk.be->mem_free(fk.be->ctx, a.dev, a.ptr); /* waits for the device */
+	pthread_mutex_lock(&fk.lock);
+	fk.used[a.dev] -= a.charge;
+	pthread_mutex_unlock(&fk.lock);
+	return fk_status(st, CUDA_ERROR_INVALID_VALUE);
+}
+
+FK_API CUresult cuMemFreeHost(void *p)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS)
+		r = fk_unsafe_check();
+	if (r != CUDA_SUCCESS)
+		return r;
+	fk_alloc a;
+	if (!p || !fk_take((uintptr_t)p, true, &a))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Queued copies may still read or write it: wait, as unpinning does. */
+	fk.be->device_synchronize(fk.be->ctx, a.dev);
+	free(p);
+	return CUDA_SUCCESS;
+}
+
+/* ---- stream-ordered allocation ------------------------------------------ */
+
+CUresult fk_malloc_async(CUdeviceptr *dptr, size_t size, CUstream stream, bool ptsz)
+{
+	fk_sref ref;
+	uint64_t cap_id;
+	CUresult r = fk_begin();
+
+	if (r == CUDA_SUCCESS && !dptr)
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
+		r = fk_stream_resolve(stream, ptsz, &ref);
+	if (r == CUDA_SUCCESS)
+		r = fk_stream_use(&ref, &cap_id);
+	if (r == CUDA_SUCCESS && !cap_id) /* outside the graph: an unsafe call */
+		r = fk_unsafe_check();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (size == 0) {
+		*dptr = 0;
+		return CUDA_SUCCESS;
+	}
+	/* Fresh memory needs no ordering; during a capture this stands in for
+	 * the graph's allocation node. */
+	return fk_dev_alloc(ref.dev, size, FK_ASYNC, cap_id, (void **)dptr);
+}
+
+CUresult fk_free_async(CUdeviceptr dptr, CUstream stream, bool ptsz)
+{
+	fk_sref ref;
+	uint64_t cap_id;
+	CUresult r = fk_begin();
+
+	if (r == CUDA_SUCCESS)
+		r = fk_stream_resolve(stream, ptsz, &ref);
+	if (r == CUDA_SUCCESS)
+		r = fk_stream_use(&ref, &cap_id);
+	if (r == CUDA_SUCCESS && !cap_id)
+		r = fk_unsafe_check();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!dptr)
+		return CUDA_SUCCESS;
+
+	fk_alloc a;
+	bool found = false;
+	pthread_mutex_lock(&fk.lock);
+	size_t i = fk_exact((uintptr_t)dptr);
+	/* During a capture only the graph's own allocations can be freed (a
+	 * free node needs a graph allocation); CUDA refuses the others without
+	 * invalidating the capture. */
+	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_DEVICE || fk.allocs[i].kind == FK_ASYNC) &&
+	    (!cap_id || fk.allocs[i].cap_id == cap_id)) {
+		a = fk.allocs[i];
+		fk_remove(i);
+		found = true;
+	}
+	pthread_mutex_unlock(&fk.lock);
+	if (!found)
+		return CUDA_ERROR_INVALID_VALUE;
+
+	cm_event ev = NULL;
+	if (!cap_id && fk.be->event_create(fk.be->ctx, ref.dev, &ev) == CM_OK &&
+	    fk.be->event_record(fk.be->ctx, ref.dev, ev, ref.h) != CM_OK) {
+		fk.be->event_destroy(fk.be->ctx, ref.dev, ev);
+		ev = NULL;
+		fk_wait_point(&ref); /* no event: the host waits instead */
+	}
+	fk_defer_free(a.dev, a.ptr, a.charge, ev);
+	return CUDA_SUCCESS;
+}
+
+/* ---- queries ------------------------------------------------------------ */
+
+FK_API CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS && (!free_bytes || !total))
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r != CUDA_SUCCESS)
+		return r;
+	int dev = fk_cur_dev();
+	pthread_mutex_lock(&fk.lock);
+	*free_bytes = fk.limit - fk.used[dev];
+	*total = fk.limit;
+	pthread_mutex_unlock(&fk.lock);
+	return CUDA_SUCCESS;
+}
+
+FK_API CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+	CUresult r = fk_begin();
+	fk_alloc a;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (fk_lookup_range((const void *)dptr, 0, &a) != 1 || a.kind == FK_HOST)
+		return CUDA_ERROR_NOT_FOUND;
+	if (pbase)
+		*pbase = (CUdeviceptr)a.ptr;
+	if (psize)
+		*psize = a.size;
+	return CUDA_SUCCESS;
+}
+
+/* One attribute of the allocation a holding ptr (NULL: not CUDA memory,
+ * answered with the defaults of cuPointerGetAttributes). */
+static CUresult fk_attr(const fk_alloc *a, CUdeviceptr ptr, CUpointer_attribute attr, void *data)
+{
+	switch (attr) {
+	case CU_POINTER_ATTRIBUTE_CONTEXT:
+		*(CUcontext *)data = a ? a->ctx : NULL;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+		*(unsigned *)data = !a ? 0 : a->kind == FK_HOST ? CU_MEMORYTYPE_HOST
+								 : CU_MEMORYTYPE_DEVICE;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+		*(CUdeviceptr *)data = a ? ptr : 0;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		*(void **)data = a && (a->kind == FK_HOST || a->kind == FK_MANAGED) ? (void *)ptr
+										     : NULL;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+		*(unsigned *)data = a && a->kind == FK_MANAGED;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		*(int *)data = a ? a->dev : CU_DEVICE_INVALID;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+		*(CUdeviceptr *)data = a ? a->ptr : 0;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		*(size_t *)data = a ? a->size : 0;
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+FK_API CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attribute, CUdeviceptr ptr)
+{
+	CUresult r = fk_initialized();
+	fk_alloc a;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!data || fk_lookup_range((const void *)ptr, 0, &a) != 1)
+		return CUDA_ERROR_INVALID_VALUE;
+	return fk_attr(&a, ptr, attribute, data);
+}
+
+FK_API CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_attribute *attributes,
+				       void **data, CUdeviceptr ptr)
+{
+	CUresult r = fk_initialized();
+	fk_alloc a;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!attributes || !data)
+		return CUDA_ERROR_INVALID_VALUE;
+	const fk_alloc *found = fk_lookup_range((const void *)ptr, 0, &a) == 1 ? &a : NULL;
+	for (unsigned i = 0; i < numAttributes && r == CUDA_SUCCESS; i++)
+		r = fk_attr(found, ptr, attributes[i], data[i]);
+	return r;
+}
+
+FK_API CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!pHandle || !dptr)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* As CUDA: any pointer inside a cuMemAlloc allocation gets the handle
+	 * of the whole allocation (the importer maps its start). */
+	fk_alloc a;
+	if (fk_lookup_range((const void *)dptr, 0, &a) != 1 || a.kind != FK_DEVICE || !a.ctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(pHandle, 0, sizeof(*pHandle));
+	memcpy(pHandle->reserved, &a.ptr, sizeof(a.ptr));
+	return CUDA_SUCCESS;
+}
+
+/* ---- context reset ------------------------------------------------------ */
+
+/* The device is idle and its frees drained. Frees every device allocation
+ * of ctx; pinned host memory stays (programs may still hold it). */
+void fk_mem_reset_ctx(CUcontext ctx)
+{
+	for (;;) {
+		fk_alloc a;
+		bool found = false;
+		pthread_mutex_lock(&fk.lock);
+		for (size_t i = 0; i < fk.nallocs; i++) {
+			if (fk.allocs[i].ctx == ctx && fk.allocs[i].kind != FK_HOST) {
+				a = fk.allocs[i];
+				fk_remove(i);
+				found = true;
+				break;
+			}
+		}
+		pthread_mutex_unlock(&fk.lock);
+		if (!found)
+			break;
+		fk.be->mem_free(fk.be->ctx, a.dev, a.ptr);
+		pthread_mutex_lock(&fk.lock);
+		fk.used[a.dev] -= a.charge;
+		pthread_mutex_unlock(&fk.lock);
+	}
+}
+
+/* ---- virtual memory management (the sim's, 2 MiB granularity) ----------- */
+
+static CUresult fk_vmm_status(cm_status st)
+{
+	return fk_status(st, CUDA_ERROR_INVALID_VALUE);
+}
+
+/* The device a pinned device-memory property names, or -1. */
+static int fk_prop_dev(const CUmemAllocationProp *prop)
+{
+	if (!prop || prop->type != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    prop->location.type != CU_MEM_LOCATION_TYPE_DEVICE || prop->location.id < 0 ||
+	    prop->location.id >= fk.ndev)
+		return -1;
+	return prop->location.id;
+}
+
+FK_API CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,
+					      CUmemAllocationGranularity_flags option)
+{
+	(void)option; /* minimum and recommended are the same here */
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	int dev = fk_prop_dev(prop);
+	if (!granularity || dev < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	return fk_vmm_status(fk.be->vmm_granularity(fk.be->ctx, dev, granularity));
+}
+
+FK_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
+				    CUdeviceptr addr, unsigned long long flags)
+{
+	(void)addr; /* a hint */
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!ptr || flags || (alignment & (alignment - 1)) || alignment > FK_GRAN)
+		return CUDA_ERROR_INVALID_VALUE;
+	uintptr_t va = 0;
+	r = fk_vmm_status(fk.be->vmm_reserve(fk.be->ctx, fk_cur_dev(), size, &va));
+	if (r == CUDA_SUCCESS)
+		*ptr = (CUdeviceptr)va;
+	return r;
+}
+
+FK_API CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	return fk_vmm_status(fk.be->vmm_release(fk.be->ctx, fk_cur_dev(), (uintptr_t)ptr, size));
+}
+
+FK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
+			    const CUmemAllocationProp *prop, unsigned long long flags)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	int dev = fk_prop_dev(prop);
+	if (!handle || flags || dev < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	cm_mem_handle h = 0;
+	r = fk_vmm_status(fk.be->vmm_create(fk.be->ctx, dev, size, &h));
+	if (r == CUDA_SUCCESS)
+		*handle = (CUmemGenericAllocationHandle)h;
+	return r;
+}
+
+/* The sim knows each handle's device; the call does not name it. */
+FK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	for (int d = 0; d < fk.ndev; d++)
+		if (fk.be->vmm_destroy(fk.be->ctx, d, (cm_mem_handle)handle) == CM_OK)
+			return CUDA_SUCCESS;
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+FK_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
+			 CUmemGenericAllocationHandle handle, unsigned long long flags)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (offset || flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (int d = 0; d < fk.ndev; d++)
+		if (fk.be->vmm_map(fk.be->ctx, d, (uintptr_t)ptr, size, (cm_mem_handle)handle) ==
+		    CM_OK)
+			return CUDA_SUCCESS;
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+FK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	return fk_vmm_status(fk.be->vmm_unmap(fk.be->ctx, fk_cur_dev(), (uintptr_t)ptr, size));
+}
+
+FK_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc,
+			       size_t count)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!desc || count == 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < count; i++)
+		if (desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
+		    desc[i].location.id < 0 || desc[i].location.id >= fk.ndev)
+			return CUDA_ERROR_INVALID_DEVICE;
+	return fk_vmm_status(fk.be->vmm_set_access(fk.be->ctx, desc[0].location.id,
+						   (uintptr_t)ptr, size));
+}
