@@ -30,6 +30,11 @@
 		err_;                                                                 \
 	})
 
+/* The real function without the guard: the runtime's driver call reaches
+ * the cache (before the heap or the thread's context exists). */
+#define CM_REAL_UNGUARDED(name, args) \
+	(cm_real_resolve() && cm_real.name ? cm_real.name args : cudaErrorNotSupported)
+
 /* _ptsz entry points exist only under CUDA_API_PER_THREAD_DEFAULT_STREAM
  * in the headers; these are their real signatures. */
 CM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s);
@@ -44,11 +49,10 @@ CM_EXPORT cudaError_t cudaMalloc(void **p, size_t n)
 {
 	cm_heap *h;
 	int slot;
-	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+	if (cm_in_cuda || !p)
 		return CM_REAL(cudaMalloc, (p, n));
-	if (!cm_lib_device(&slot)) /* no context yet: the runtime makes it */
-		return cm_real_resolve() && cm_real.cudaMalloc ? cm_real.cudaMalloc(p, n)
-							      : cudaErrorNotSupported;
+	if (!(h = cm_lib_heap()) || !cm_lib_device(&slot)) /* the runtime initializes */
+		return CM_REAL_UNGUARDED(cudaMalloc, (p, n));
 	uintptr_t out = 0;
 	cm_in_cuda++;
 	cm_status st = cm_malloc(h, slot, n, &out);
@@ -74,9 +78,11 @@ static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool
 {
 	cm_heap *h;
 	int slot;
-	if (cm_in_cuda || !p || !(h = cm_lib_heap()) || cm_lib_capturing((CUstream)s) ||
-	    !cm_lib_device(&slot))
+	if (cm_in_cuda || !p)
 		return ptsz ? CM_REAL(cudaMallocAsync_ptsz, (p, n, s)) : CM_REAL(cudaMallocAsync, (p, n, s));
+	if (!(h = cm_lib_heap()) || cm_lib_capturing((CUstream)s) || !cm_lib_device(&slot))
+		return ptsz ? CM_REAL_UNGUARDED(cudaMallocAsync_ptsz, (p, n, s))
+			    : CM_REAL_UNGUARDED(cudaMallocAsync, (p, n, s));
 	uintptr_t out = 0;
 	cm_in_cuda++;
 	cm_status st = cm_malloc_async(h, slot, n, cm_lib_stream((CUstream)s, ptsz), &out);
