@@ -1,0 +1,212 @@
+/* tests/test_submit.c - the submission protocol (docs/design.md, "Seeing
+ * every submission"): with every submission seen, a stream that ran
+ * nothing costs nothing at a reuse, a busy stream is ordered rather than
+ * waited for, and the mark that follows a submission is never lost to a
+ * cover that ran between the hook and the driver call. The sim plays the
+ * device; each helper below does what a hooked driver call does:
+ * cm_submit_begin, the work, cm_submit_end. */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "fixture.h"
+
+#define GiB ((size_t)1 << 30)
+
+static void submit_open(fixture *f)
+{
+	fixture_open(f, GiB, NULL);
+	cm_heap_track_submissions(f->heap);
+}
+
+static void submit_memset(fixture *f, uintptr_t p, int v, size_t n, cm_stream s)
+{
+	assert_true(cm_submit_begin(f->heap, s));
+	assert_int_equal(sim_memset_async(f->sim, 0, p, v, n, s), CM_OK);
+	cm_submit_end();
+}
+
+static sim_gate *submit_gate(fixture *f, cm_stream s)
+{
+	assert_true(cm_submit_begin(f->heap, s));
+	sim_gate *g = sim_gate_enqueue(f->sim, 0, s);
+	cm_submit_end();
+	return g;
+}
+
+static cm_stats submit_stats(fixture *f)
+{
+	cm_stats st;
+	cm_stats_get(f->heap, 0, &st);
+	return st;
+}
+
+/* 128 idle non-blocking streams (as PyTorch keeps): a reuse after legacy
+ * work costs one event on the legacy stream, the next one nothing at all;
+ * before submissions were seen it asked or fenced every stream. */
+static void test_idle_streams_cost_nothing(void **state)
+{
+	(void)state;
+	fixture f;
+	submit_open(&f);
+	for (int i = 0; i < 128; i++)
+		fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	submit_memset(&f, p, 1, 4096, CM_STREAM_LEGACY);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	sim_log_clear(f.sim);
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 1);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
+	assert_int_equal(fixture_logged(&f, SIM_STREAM_QUERY), 0);
+	size_t calls = sim_log_count(f.sim);
+	for (int i = 0; i < 10; i++) {
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		assert_int_equal(fixture_malloc(&f, 4096), p);
+	}
+	assert_int_equal(sim_log_count(f.sim), calls); /* nothing since */
+	assert_int_equal(submit_stats(&f).fences, 1);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* Without submissions seen, the same program pays per stream. */
+static void test_untracked_idle_streams_pay(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	for (int i = 0; i < 4; i++)
+		fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	sim_log_clear(f.sim);
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	assert_true(fixture_logged(&f, SIM_STREAM_QUERY) + fixture_logged(&f, SIM_EVENT_RECORD) >= 5);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
+/* A block last used on a busy stream is handed out at once, without new
+ * memory; the stream that uses it next waits for the busy one at its next
+ * submission, so the late write lands first. */
+static void test_busy_stream_ordered_not_waited(void **state)
+{
+	(void)state;
+	fixture f;
+	submit_open(&f);
+	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_gate *g = submit_gate(&f, a);
+	submit_memset(&f, p, 1, 4096, a);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	assert_int_equal(q, p);
+	cm_stats st = submit_stats(&f);
+	assert_int_equal(st.raw_alloc_calls, 1);
+	assert_int_equal(st.fences, 1);
+	assert_int_equal(st.host_syncs, 0);
+	submit_memset(&f, q, 2, 4096, b);
+	assert_int_equal(submit_stats(&f).lazy_waits, 1);
+	usleep(20000); /* an unordered b would have run by now */
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(*(volatile unsigned char *)p, 2);
+	/* b is ordered now: its next work waits for nothing more. */
+	submit_memset(&f, q, 3, 4096, b);
+	assert_int_equal(submit_stats(&f).lazy_waits, 1);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_close(&f);
+}
+
+/* The mark comes after the driver call: a cover that runs between the
+ * hook's begin and the work itself does not leave the work uncovered. */
+static void test_mark_after_submission(void **state)
+{
+	(void)state;
+	fixture f;
+	submit_open(&f);
+	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096), x = fixture_malloc(&f, 8192);
+	submit_memset(&f, x, 0, 8192, a);
+	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	/* The hook of a's next call has begun... */
+	assert_true(cm_submit_begin(f.heap, a));
+	/* ...when another reuse covers every stream that ran. */
+	assert_int_equal(fixture_malloc(&f, 8192), x);
+	assert_int_equal(submit_stats(&f).fences, 1);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
+	cm_submit_end();
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	assert_int_equal(q, p);
+	assert_int_equal(submit_stats(&f).fences, 2); /* a ran: not quiet */
+	submit_memset(&f, q, 2, 4096, b);
+	usleep(20000);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(*(volatile unsigned char *)p, 2);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	fixture_close(&f);
+}
+
+/* A stream met first in a submission (created where the library could not
+ * see it) counts as having run, and is covered like any other. */
+static void test_unknown_stream_counts_as_ran(void **state)
+{
+	(void)state;
+	fixture f;
+	submit_open(&f);
+	cm_stream a = sim_stream_create(f.sim, 0, true), b = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
+	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
+	assert_false(cm_submit_begin(f.heap, a)); /* unknown */
+	assert_int_equal(cm_stream_seen(f.heap, 0, a), CM_OK);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	submit_memset(&f, q, 2, 4096, b);
+	usleep(20000);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(*(volatile unsigned char *)p, 2);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_close(&f);
+}
+
+/* The same program with free_fence:none races: the test above can fail. */
+static void test_none_races(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, "free_fence:none");
+	cm_heap_track_submissions(f.heap);
+	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_gate *g = submit_gate(&f, a);
+	submit_memset(&f, p, 1, 4096, a);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	submit_memset(&f, q, 2, 4096, b);
+	usleep(20000);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(*(volatile unsigned char *)p, 1); /* the late write won */
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_idle_streams_cost_nothing),
+		cmocka_unit_test(test_untracked_idle_streams_pay),
+		cmocka_unit_test(test_busy_stream_ordered_not_waited),
+		cmocka_unit_test(test_mark_after_submission),
+		cmocka_unit_test(test_unknown_stream_counts_as_ran),
+		cmocka_unit_test(test_none_races),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
