@@ -229,6 +229,10 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	 * device is asked only once it is back in the pools. */
 	if (cm_tc_steal_parked_locked(d) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
+	/* Past the bound on memory taken while frees await their proof, wait
+	 * for the oldest, as cudaFree itself would have. */
+	if (cm_pending_bound_wait(d, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
+		goto found;
 	hit = false;
 	if ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)))
 		goto found;

@@ -57,6 +57,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
+#define CM_PENDING_BOUND (64 * CM_MiB) /* fresh memory while frees await a collect */
 
 typedef struct cm_device cm_device;
 typedef struct cm_pool cm_pool;
@@ -323,6 +324,7 @@ bool cm_tag_complete(cm_device *d, const cm_tag *t);
 bool cm_tag_poll_complete(cm_device *d, const cm_tag *t);
 cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b);
 bool cm_quiet(cm_device *d);
+bool cm_pending_bound_wait(cm_device *d, size_t grow);
 cm_status cm_device_sync_locked(cm_device *d);
 cm_status cm_event_get(cm_device *d, cm_event *out);
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);

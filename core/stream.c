@@ -774,6 +774,7 @@ static cm_status cm_collect_add(cm_device *d, cm_event ev, bool owned)
 static void cm_collect_end(cm_device *d)
 {
 	cm_collect *c = &d->collect;
+	d->pending_fresh = 0;
 	for (size_t i = 0; i < c->nevents; i++)
 		if (c->owned[i])
 			cm_event_put(d, c->events[i]);
@@ -838,6 +839,28 @@ static bool cm_collect_poll(cm_device *d)
 	for (size_t i = 0; i < c->nevents; i++)
 		if (be->event_query(be->ctx, d->index, c->events[i]) != CM_OK)
 			return false;
+	cm_atomic_max(&d->completed_epoch, c->epoch);
+	cm_collect_end(d);
+	return true;
+}
+
+/* Memory taken while a collect is pending is bounded (CM_PENDING_BOUND):
+ * past it the host waits for the collect, which proves every free before
+ * it complete. True when it waited and the caller should search again. */
+bool cm_pending_bound_wait(cm_device *d, size_t grow)
+{
+	const cm_backend *be = d->heap->be;
+	cm_collect *c = &d->collect;
+	if (!c->active)
+		return false;
+	if (d->pending_fresh + grow <= CM_PENDING_BOUND) {
+		d->pending_fresh += grow;
+		return false;
+	}
+	for (size_t i = 0; i < c->nevents; i++)
+		if (be->event_synchronize(be->ctx, d->index, c->events[i]) != CM_OK)
+			return cm_device_sync_locked(d) == CM_OK;
+	d->stats.pending_waits++;
 	cm_atomic_max(&d->completed_epoch, c->epoch);
 	cm_collect_end(d);
 	return true;

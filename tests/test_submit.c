@@ -198,6 +198,33 @@ static void test_none_races(void **state)
 	fixture_close(&f);
 }
 
+/* Without submissions seen and with many streams, frees wait for a
+ * collect; while one stream stays busy, the memory taken meanwhile is
+ * bounded: past CM_PENDING_BOUND (64 MiB) the host waits, as cudaFree
+ * would have. */
+static void test_pending_memory_bounded(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * GiB, NULL);
+	cm_stream a = fixture_stream(&f, true);
+	for (int i = 0; i < 8; i++)
+		fixture_stream(&f, true);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
+	pthread_t opener;
+	assert_int_equal(pthread_create(&opener, NULL, fixture_open_gate_later, g), 0);
+	const size_t size = 16 << 20;
+	for (int i = 0; i < 200; i++) {
+		uintptr_t p = fixture_malloc(&f, size);
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+	}
+	pthread_join(opener, NULL);
+	cm_stats st = submit_stats(&f);
+	assert_true(st.pending_waits >= 1);
+	assert_true(st.peak_reserved_bytes <= size + (64 << 20) + size);
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -207,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_mark_after_submission),
 		cmocka_unit_test(test_unknown_stream_counts_as_ran),
 		cmocka_unit_test(test_none_races),
+		cmocka_unit_test(test_pending_memory_bounded),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
