@@ -309,15 +309,20 @@ int main(int argc, char **argv)
 	printf("ratio            %.3f\n", ratio);
 	printf("raw allocs/frees %" PRIu64 " / %" PRIu64 "\n", st.raw_alloc_calls, st.raw_free_calls);
 	printf("fences           %" PRIu64 "\n", st.fences);
+	printf("vmm maps/unmaps  %" PRIu64 " / %" PRIu64 " (stitches %" PRIu64 ", %.1f MiB stitched)\n",
+	       st.vmm_maps, st.vmm_unmaps, st.stitches, (double)st.stitched_bytes / 1048576.0);
 	printf("ops              %" PRIu64 ", %.0f ns per op\n", ops, ns_per_op);
 	if (json)
 		printf("{\"trace\": \"%s\", \"complete\": %s, \"peak_reserved_bytes\": %" PRIu64
 		       ", \"peak_allocated_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"raw_alloc_calls\": %"
-		       PRIu64 ", \"raw_free_calls\": %" PRIu64 ", \"fences\": %" PRIu64 ", \"ops\": %" PRIu64
+		       PRIu64 ", \"raw_free_calls\": %" PRIu64 ", \"fences\": %" PRIu64 ", \"vmm_maps\": %" PRIu64
+		       ", \"vmm_unmaps\": %" PRIu64 ", \"stitches\": %" PRIu64 ", \"stitched_bytes\": %" PRIu64
+		       ", \"ops\": %" PRIu64
 		       ", \"ns_per_op\": %.1f, \"unknown_actions\": %" PRIu64 ", \"bad_lines\": %" PRIu64
 		       ", \"failed_allocs\": %" PRIu64 "}\n", path, complete ? "true" : "false",
 		       st.peak_reserved_bytes, r.peak_live, ratio, st.raw_alloc_calls, st.raw_free_calls,
-		       st.fences, ops, ns_per_op, r.unknown, r.errors, r.ooms);
+		       st.fences, st.vmm_maps, st.vmm_unmaps, st.stitches, st.stitched_bytes, ops,
+		       ns_per_op, r.unknown, r.errors, r.ooms);
 	free(r.live.slots);
 	cm_heap_destroy(r.heap);
 	sim_destroy(r.sim);
