@@ -143,28 +143,34 @@ fail:
  * known complete. Returns the bytes unmapped. */
 static size_t cm_exp_trim_tail(cm_device *d, cm_segment *seg, bool may_wait)
 {
-	cm_block *last = cm_segment_last(seg);
-	if (last->state != CM_BLOCK_FREE)
-		return 0;
-	size_t keep = (last->node.addr - seg->idle.addr + seg->chunk - 1) / seg->chunk * seg->chunk;
-	size_t cut = seg->idle.size - keep;
-	if (!cut)
-		return 0;
-	/* Unmapping does not wait for the device, so the work on these
-	 * blocks must be known complete first. */
-	if (!cm_tag_poll_complete(d, &last->tag) &&
-	    (!may_wait || cm_device_sync_locked(d) != CM_OK))
-		return 0;
-	if (!keep) {
-		cm_segment_destroy(d, seg, true);
-		return cut;
+	size_t freed = 0;
+	for (;;) { /* again when a hole before the cut left with it */
+		cm_block *last = cm_segment_last(seg);
+		if (last->state != CM_BLOCK_FREE)
+			return freed;
+		size_t keep = (last->node.addr - seg->idle.addr + seg->chunk - 1) / seg->chunk *
+			      seg->chunk;
+		size_t cut = seg->idle.size - keep, end = seg->idle.size;
+		if (!cut)
+			return freed;
+		/* Unmapping does not wait for the device, so the work on these
+		 * blocks must be known complete first. */
+		if (!cm_tag_poll_complete(d, &last->tag) &&
+		    (!may_wait || cm_device_sync_locked(d) != CM_OK))
+			return freed;
+		if (!keep) {
+			cm_segment_destroy(d, seg, true);
+			return freed + cut;
+		}
+		cm_segment_shrink(d, seg, cut); /* and a hole before the cut */
+		for (size_t i = seg->idle.size / seg->chunk; i < end / seg->chunk; i++)
+			if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
+				cm_exp_unmap_chunk(d, seg, i, false);
+		d->stats.released_bytes += cut;
+		freed += cut;
+		if (seg->idle.size == keep)
+			return freed;
 	}
-	cm_segment_shrink(d, seg, cut); /* and a hole before the cut */
-	for (size_t i = seg->idle.size / seg->chunk; i < (keep + cut) / seg->chunk; i++)
-		if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
-			cm_exp_unmap_chunk(d, seg, i, false);
-	d->stats.released_bytes += cut;
-	return cut;
 }
 
 /* Unmaps the whole free chunks at the end of seg (all of it if it is
