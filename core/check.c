@@ -45,9 +45,33 @@ typedef struct cm_check_sums {
 static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, FILE *err)
 {
 	uintptr_t at = seg->idle.addr;
-	size_t seg_free = 0;
+	size_t seg_free = 0, holes = 0;
 	CM_CHECK(seg->first && !seg->first->prev, "segment %#" PRIxPTR " has no first block", at);
 	for (cm_block *b = seg->first; b; b = b->next) {
+		if (b->state == CM_BLOCK_HOLE) {
+			CM_CHECK(seg->expandable && b->prev && b->next, "hole %#" PRIxPTR
+				 " not inside an expandable segment", b->node.addr);
+			CM_CHECK(b->next->state != CM_BLOCK_HOLE, "adjacent holes at %#" PRIxPTR,
+				 b->node.addr);
+			CM_CHECK((b->node.addr - seg->idle.addr) % seg->chunk == 0 &&
+					 b->node.size % seg->chunk == 0,
+				 "hole %#" PRIxPTR " not chunk-aligned", b->node.addr);
+			CM_CHECK(b->node.addr == at && b->seg == seg && b->next->prev == b,
+				 "hole %#" PRIxPTR " misplaced", b->node.addr);
+			CM_CHECK(!cm_livemap_find(&d->live, b->node.addr),
+				 "hole %#" PRIxPTR " in the live map", b->node.addr);
+			for (size_t c = 0; c < b->node.size / seg->chunk; c++)
+				CM_CHECK(!seg->chunk_flags[(at - seg->idle.addr) / seg->chunk + c],
+					 "hole %#" PRIxPTR " has a mapped chunk", b->node.addr);
+			holes += b->node.size;
+			at += b->node.size;
+			continue;
+		}
+		if (seg->expandable)
+			for (uintptr_t c = at / seg->chunk * seg->chunk; c < at + b->node.size;
+			     c += seg->chunk)
+				CM_CHECK(seg->chunk_flags[(c - seg->idle.addr) / seg->chunk] & CM_CHUNK_MAPPED,
+					 "chunk %#" PRIxPTR " under a block is not mapped", c);
 		CM_CHECK(b->seg == seg, "block %#" PRIxPTR " in the wrong segment", b->node.addr);
 		CM_CHECK(b->node.addr == at, "gap or overlap at %#" PRIxPTR, at);
 		CM_CHECK(b->node.size >= CM_MIN_BLOCK && b->node.size % CM_MIN_BLOCK == 0,
@@ -77,6 +101,13 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 	}
 	CM_CHECK(at == seg->idle.addr + seg->idle.size, "segment %#" PRIxPTR " not covered",
 		 seg->idle.addr);
+	CM_CHECK(holes == seg->holes, "segment %#" PRIxPTR " holes %zu, counted %zu",
+		 seg->idle.addr, holes, seg->holes);
+	CM_CHECK(!seg->expandable || (seg->idle.size % seg->chunk == 0 &&
+				      seg->idle.size <= seg->va_size &&
+				      (seg->idle.size == seg->va_size ||
+				       !seg->chunk_flags[seg->idle.size / seg->chunk])),
+		 "expandable segment %#" PRIxPTR " extent or mapping wrong", seg->idle.addr);
 	bool idle = seg->first->state == CM_BLOCK_FREE && !seg->first->next;
 	CM_CHECK(idle == seg->is_idle, "segment %#" PRIxPTR " idle flag wrong", seg->idle.addr);
 	if (idle) {
@@ -86,7 +117,7 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 	} else {
 		sum->st.inactive_split_bytes += seg_free;
 	}
-	sum->st.reserved_bytes += seg->idle.size;
+	sum->st.reserved_bytes += seg->idle.size - holes;
 	sum->st.segments++;
 	return true;
 }
@@ -130,6 +161,7 @@ static bool cm_check_stats(cm_device *d, const cm_check_sums *sum, FILE *err)
 	CM_CHECK_LEVEL(reserved_bytes)
 	CM_CHECK_LEVEL(segments)
 	CM_CHECK_LEVEL(inactive_split_bytes)
+	CM_CHECK_LEVEL(stitch_free_bytes)
 #undef CM_CHECK_LEVEL
 	CM_CHECK(atomic_load(&d->ordered_epoch) < atomic_load(&d->epoch) &&
 		 atomic_load(&d->completed_epoch) < atomic_load(&d->epoch),
@@ -140,6 +172,8 @@ static bool cm_check_stats(cm_device *d, const cm_check_sums *sum, FILE *err)
 static bool cm_check_device(cm_device *d, FILE *err)
 {
 	cm_check_sums sum = {0};
+	sum.st.stitch_free_bytes = d->nfree_chunks * d->free_chunk_size;
+	sum.st.reserved_bytes = sum.st.stitch_free_bytes;
 	for (size_t i = 0; i < d->nsegs; i++) {
 		cm_segment *seg = d->segs[i];
 		CM_CHECK(i == 0 || d->segs[i - 1]->idle.addr + d->segs[i - 1]->idle.size <= seg->idle.addr,

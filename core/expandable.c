@@ -5,12 +5,18 @@
  * virtual range as large as the device, of which only a prefix is mapped. The mapped prefix
  * is tiled by blocks like any segment (seg->idle.size is the mapped size).
  * It grows by mapping 2 MiB chunks at its end, the new memory merging into
- * a free block at the end; it shrinks by unmapping whole free chunks at its end, after a
- * synchronization when the blocks there may still be in use, since
- * unmapping, unlike cudaFree, does not wait for the device.
+ * a free block at the end: chunks kept for stitching first (stitch.c),
+ * new physical memory only for the rest. It shrinks by unmapping whole
+ * free chunks at its end, after a synchronization when the blocks there
+ * may still be in use, since unmapping, unlike cudaFree, does not wait for
+ * the device. Stitching leaves unmapped HOLE blocks inside the extent, so
+ * the range is twice the device: when its end is reached anyway, the pool
+ * gets a new range and the old one serves what it holds until it is free.
  *
- * Invariants: handles[i] is the physical memory mapped at chunk i, for
- * every i below mapped / chunk; mapped is a multiple of chunk.
+ * Invariants: the extent (seg->idle.size) is a multiple of chunk; chunk i
+ * is mapped (chunk_flags[i] & CM_CHUNK_MAPPED, handles[i] its physical
+ * memory) exactly when it lies in the extent and in no HOLE block; the
+ * extent less seg->holes is what the segment adds to reserved_bytes.
  */
 #include <stdlib.h>
 
@@ -31,50 +37,64 @@ bool cm_exp_supported(const cm_device *d)
 	       be->vmm_map && be->vmm_unmap && be->vmm_set_access && be->vmm_granularity;
 }
 
-/* Maps chunk i of seg; on failure nothing stays mapped. */
+/* Maps chunk i of seg (access is set by the caller), with a kept chunk
+ * if there is one (stitching), else new physical memory; on failure
+ * nothing stays mapped and a kept chunk stays kept. */
 static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 {
 	const cm_backend *be = d->heap->be;
 	uintptr_t va = seg->idle.addr + i * seg->chunk;
 	cm_mem_handle h;
-	cm_status st = be->vmm_create(be->ctx, d->index, seg->chunk, &h);
+	bool stitched = cm_stitch_take(d, seg->chunk, &h);
+	cm_status st = stitched ? CM_OK : be->vmm_create(be->ctx, d->index, seg->chunk, &h);
 	if (st != CM_OK)
 		return st;
 	if ((st = be->vmm_map(be->ctx, d->index, va, seg->chunk, h)) != CM_OK) {
-		be->vmm_destroy(be->ctx, d->index, h);
-		return st;
-	}
-	if ((st = be->vmm_set_access(be->ctx, d->index, va, seg->chunk)) != CM_OK) {
-		be->vmm_unmap(be->ctx, d->index, va, seg->chunk);
-		be->vmm_destroy(be->ctx, d->index, h);
+		if (stitched)
+			cm_stitch_keep(d, seg->chunk, h);
+		else
+			be->vmm_destroy(be->ctx, d->index, h);
 		return st;
 	}
 	seg->handles[i] = h;
+	seg->chunk_flags[i] = CM_CHUNK_MAPPED | (stitched ? CM_CHUNK_STITCHED : 0);
 	d->stats.vmm_maps++;
+	if (stitched)
+		d->stats.stitched_bytes += seg->chunk;
 	return CM_OK;
 }
 
-static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i)
+/* Unmaps chunk i of seg (its work complete): its physical memory is kept
+ * for stitching, or given back. */
+void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep)
 {
 	const cm_backend *be = d->heap->be;
+	cm_assert(seg->chunk_flags[i] & CM_CHUNK_MAPPED);
 	be->vmm_unmap(be->ctx, d->index, seg->idle.addr + i * seg->chunk, seg->chunk);
-	be->vmm_destroy(be->ctx, d->index, seg->handles[i]);
+	seg->chunk_flags[i] = 0;
 	d->stats.vmm_unmaps++;
+	if (keep)
+		cm_stitch_keep(d, seg->chunk, seg->handles[i]);
+	else
+		be->vmm_destroy(be->ctx, d->index, seg->handles[i]);
 }
 
-/* Maps n more chunks at the end; false (nothing changed) on failure. */
+/* Maps n more chunks at the end; on failure false, the extent unchanged
+ * and the chunks mapped meanwhile kept for stitching. */
 static bool cm_exp_map_tail(cm_device *d, cm_segment *seg, size_t n)
 {
-	size_t first = seg->idle.size / seg->chunk;
-	for (size_t k = 0; k < n; k++) {
-		if (first + k >= seg->va_size / seg->chunk ||
-		    cm_exp_map_chunk(d, seg, first + k) != CM_OK) {
-			while (k--)
-				cm_exp_unmap_chunk(d, seg, first + k);
-			return false;
-		}
-	}
-	return true;
+	const cm_backend *be = d->heap->be;
+	size_t first = seg->idle.size / seg->chunk, k = 0;
+	while (k < n && first + k < seg->va_size / seg->chunk &&
+	       cm_exp_map_chunk(d, seg, first + k) == CM_OK)
+		k++;
+	/* One access call for the whole stretch, as PyTorch does. */
+	if (k == n && be->vmm_set_access(be->ctx, d->index, seg->idle.addr + first * seg->chunk,
+					 n * seg->chunk) == CM_OK)
+		return true;
+	while (k--)
+		cm_exp_unmap_chunk(d, seg, first + k, true);
+	return false;
 }
 
 /* A new expandable segment for pool with n chunks mapped, as one FREE
@@ -85,9 +105,12 @@ static cm_segment *cm_exp_create(cm_device *d, cm_pool *pool, size_t n)
 	size_t chunk = cm_exp_chunk(pool), free_bytes = 0, total = 0;
 	if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK || !total)
 		return NULL;
-	size_t va_size = (total + chunk - 1) / chunk * chunk;
+	size_t va_size = 2 * ((total + chunk - 1) / chunk * chunk); /* room for holes */
 	cm_segment *seg = calloc(1, sizeof(*seg));
-	if (!seg || !(seg->handles = calloc(va_size / chunk, sizeof(*seg->handles)))) {
+	if (!seg || !(seg->handles = calloc(va_size / chunk, sizeof(*seg->handles))) ||
+	    !(seg->chunk_flags = calloc(va_size / chunk, 1))) {
+		if (seg)
+			free(seg->handles);
 		free(seg);
 		return NULL;
 	}
@@ -102,7 +125,7 @@ static cm_segment *cm_exp_create(cm_device *d, cm_pool *pool, size_t n)
 	}
 	if (cm_segment_adopt(d, pool, seg, n * chunk) != CM_OK) {
 		while (n--)
-			cm_exp_unmap_chunk(d, seg, n);
+			cm_exp_unmap_chunk(d, seg, n, true);
 		be->vmm_release(be->ctx, d->index, seg->idle.addr, va_size);
 		goto fail;
 	}
@@ -110,6 +133,7 @@ static cm_segment *cm_exp_create(cm_device *d, cm_pool *pool, size_t n)
 	return seg;
 fail:
 	free(seg->handles);
+	free(seg->chunk_flags);
 	free(seg);
 	return NULL;
 }
@@ -119,29 +143,34 @@ fail:
  * known complete. Returns the bytes unmapped. */
 static size_t cm_exp_trim_tail(cm_device *d, cm_segment *seg, bool may_wait)
 {
-	cm_block *last = seg->first;
-	while (last->next)
-		last = last->next;
-	if (last->state != CM_BLOCK_FREE)
-		return 0;
-	size_t keep = (last->node.addr - seg->idle.addr + seg->chunk - 1) / seg->chunk * seg->chunk;
-	size_t cut = seg->idle.size - keep;
-	if (!cut)
-		return 0;
-	/* Unmapping does not wait for the device, so the work on these
-	 * blocks must be known complete first. */
-	if (!cm_tag_poll_complete(d, &last->tag) &&
-	    (!may_wait || cm_device_sync_locked(d) != CM_OK))
-		return 0;
-	if (!keep) {
-		cm_segment_destroy(d, seg, true);
-		return cut;
+	size_t freed = 0;
+	for (;;) { /* again when a hole before the cut left with it */
+		cm_block *last = cm_segment_last(seg);
+		if (last->state != CM_BLOCK_FREE)
+			return freed;
+		size_t keep = (last->node.addr - seg->idle.addr + seg->chunk - 1) / seg->chunk *
+			      seg->chunk;
+		size_t cut = seg->idle.size - keep, end = seg->idle.size;
+		if (!cut)
+			return freed;
+		/* Unmapping does not wait for the device, so the work on these
+		 * blocks must be known complete first. */
+		if (!cm_tag_poll_complete(d, &last->tag) &&
+		    (!may_wait || cm_device_sync_locked(d) != CM_OK))
+			return freed;
+		if (!keep) {
+			cm_segment_destroy(d, seg, true);
+			return freed + cut;
+		}
+		cm_segment_shrink(d, seg, cut); /* and a hole before the cut */
+		for (size_t i = seg->idle.size / seg->chunk; i < end / seg->chunk; i++)
+			if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
+				cm_exp_unmap_chunk(d, seg, i, false);
+		d->stats.released_bytes += cut;
+		freed += cut;
+		if (seg->idle.size == keep)
+			return freed;
 	}
-	cm_segment_shrink(d, seg, cut);
-	for (size_t i = keep / seg->chunk; i < (keep + cut) / seg->chunk; i++)
-		cm_exp_unmap_chunk(d, seg, i);
-	d->stats.released_bytes += cut;
-	return cut;
 }
 
 /* Unmaps the whole free chunks at the end of seg (all of it if it is
@@ -152,24 +181,36 @@ size_t cm_exp_trim(cm_device *d, cm_segment *seg)
 }
 
 /* Step 3 with expandable segments: a FREE block of at least size bytes at
- * the end of pool's expandable segment, grown as needed. */
+ * the end of pool's expandable segment, grown as needed, with stitched
+ * chunks first (a new range when the end of the old one is reached). */
 cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
 {
 	cm_segment *seg = pool->expandable;
-	size_t chunk = cm_exp_chunk(pool);
-	if (!seg)
-		return cm_exp_create(d, pool, (size + chunk - 1) / chunk) ? pool->expandable->first : NULL;
-	cm_block *last = seg->first;
-	while (last->next)
-		last = last->next;
-	size_t have = last->state == CM_BLOCK_FREE ? last->node.size : 0;
-	size_t n = (size - (have < size ? have : size) + chunk - 1) / chunk;
-	if (!n || !cm_exp_map_tail(d, seg, n))
-		return NULL;
-	cm_block *b = cm_segment_extend(d, seg, n * chunk);
-	if (!b) /* no block struct for the new memory: give it back */
-		for (size_t i = seg->idle.size / chunk; i < seg->idle.size / chunk + n; i++)
-			cm_exp_unmap_chunk(d, seg, i);
+	size_t chunk = cm_exp_chunk(pool), n = (size + chunk - 1) / chunk;
+	uint64_t stitched = d->stats.stitched_bytes;
+	cm_block *b = NULL;
+	if (seg) {
+		cm_block *last = cm_segment_last(seg);
+		size_t have = last->state == CM_BLOCK_FREE ? last->node.size : 0;
+		n = (size - (have < size ? have : size) + chunk - 1) / chunk;
+		if (!n)
+			return NULL;
+		if (n > (seg->va_size - seg->idle.size) / chunk) {
+			seg = NULL; /* the range is used up: a new one */
+			n = (size + chunk - 1) / chunk;
+		}
+	}
+	cm_stitch_gather(d, seg, n);
+	if (!seg) {
+		b = cm_exp_create(d, pool, n) ? pool->expandable->first : NULL;
+	} else if (cm_exp_map_tail(d, seg, n)) {
+		b = cm_segment_extend(d, seg, n * chunk);
+		if (!b) /* no block struct for the new memory: keep it */
+			for (size_t i = seg->idle.size / chunk; i < seg->idle.size / chunk + n; i++)
+				cm_exp_unmap_chunk(d, seg, i, true);
+	}
+	if (b && d->stats.stitched_bytes != stitched)
+		d->stats.stitches++;
 	return b;
 }
 
@@ -179,11 +220,13 @@ void cm_exp_release(cm_device *d, cm_segment *seg)
 {
 	const cm_backend *be = d->heap->be;
 	for (size_t i = 0; i < seg->idle.size / seg->chunk; i++)
-		cm_exp_unmap_chunk(d, seg, i);
+		if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
+			cm_exp_unmap_chunk(d, seg, i, false);
 	be->vmm_release(be->ctx, d->index, seg->idle.addr, seg->va_size);
 	if (seg->pool->expandable == seg)
 		seg->pool->expandable = NULL;
 	free(seg->handles);
+	free(seg->chunk_flags);
 }
 
 /* Every expandable segment's free tail, for the ladder and the release

@@ -40,6 +40,8 @@ static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 static void cm_device_fini(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
+	cm_stitch_release(d);
+	free(d->free_chunks);
 	for (size_t i = 0; i < d->nsegs; i++) {
 		cm_segment *seg = d->segs[i];
 		if (seg->expandable)
@@ -191,7 +193,8 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
 /* Step 4, the out-of-memory ladder (DESIGN 6), each step retried:
  * parked blocks back to the pools; idle segments released to fit; one
  * synchronization, after which every block waiting on a fence is
- * reusable; every idle segment released. */
+ * reusable (and, with expandable segments, every free chunk stitchable);
+ * every idle segment released. */
 static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq)
 {
 	cm_block *b;
@@ -209,6 +212,11 @@ static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq
 		d->stats.ladder_syncs++;
 		if ((b = cm_search_cached(d, pool, rq)))
 			return b;
+		/* Every chunk is complete now: stitch before releasing. */
+		if (d->expandable && (b = cm_grow(d, pool, rq))) {
+			d->stats.ladder_stitches++;
+			return b;
+		}
 	}
 	if (cm_release_all_locked(d))
 		d->stats.ladder_release_alls++;
@@ -410,8 +418,10 @@ static void cm_device_forget_memory(cm_device *d)
 		seg->pool->segments = 0;
 		seg->pool->expandable = NULL;
 		free(seg->handles);
+		free(seg->chunk_flags);
 		free(seg);
 	}
+	cm_stitch_forget(d);
 	d->nsegs = 0;
 	d->idle_small = d->idle_large = NULL;
 	memset(d->live.keys, 0, d->live.cap * sizeof(*d->live.keys));

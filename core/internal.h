@@ -93,7 +93,9 @@ typedef struct cm_tag {
 	uint64_t seq;
 } cm_tag;
 
-enum { CM_BLOCK_FREE = 1, CM_BLOCK_USED = 2 };
+/* HOLE: an unmapped stretch of an expandable segment whose chunks were
+ * taken for stitching (stitch.c); in no index, never first nor last. */
+enum { CM_BLOCK_FREE = 1, CM_BLOCK_USED = 2, CM_BLOCK_HOLE = 3 };
 
 /* owner word of a block (lock-free): 0, or a per-thread cache's address
  * with one of these in the low bits. */
@@ -124,7 +126,12 @@ struct cm_segment {
 	uint64_t idle_since; /* dev->clock when it became wholly free */
 	size_t chunk, va_size;  /* expandable: mapping unit, reserved range */
 	cm_mem_handle *handles; /* expandable: one per mapped chunk */
+	uint8_t *chunk_flags;   /* expandable: CM_CHUNK_* per chunk of the range */
+	size_t holes;           /* expandable: bytes of its extent not mapped */
 };
+
+/* chunk_flags: mapped now; its physical memory came by stitching. */
+enum { CM_CHUNK_MAPPED = 1, CM_CHUNK_STITCHED = 2 };
 
 #define cm_seg_base(s) ((s)->first->node.addr)
 #define cm_segment_of_idle(n) ((cm_segment *)((char *)(n)-offsetof(cm_segment, idle)))
@@ -230,6 +237,11 @@ struct cm_device {
 	cm_event *event_pool;
 	size_t nevents_pooled, event_pool_cap;
 
+	/* Unmapped physical chunks kept for stitching (stitch.c): complete,
+	 * counted in reserved_bytes and stitch_free_bytes. */
+	cm_mem_handle *free_chunks;
+	size_t nfree_chunks, free_chunks_cap, free_chunk_size;
+
 	cm_block *block_freelist; /* type-stable block structs */
 	void **slabs;
 	size_t nslabs, slabs_cap;
@@ -291,6 +303,8 @@ bool cm_block_has_free_neighbour(const cm_block *b);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
 cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
+bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi);
+cm_block *cm_segment_last(cm_segment *seg);
 
 /* expandable.c */
 bool cm_exp_supported(const cm_device *d);
@@ -298,6 +312,21 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size);
 size_t cm_exp_trim(cm_device *d, cm_segment *seg);
 size_t cm_exp_trim_all(cm_device *d);
 void cm_exp_release(cm_device *d, cm_segment *seg);
+void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep);
+
+/* stitch.c: free physical chunks moved to where they are needed. */
+size_t cm_stitch_gather(cm_device *d, cm_segment *growing, size_t want);
+bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out);
+void cm_stitch_keep(cm_device *d, size_t chunk, cm_mem_handle h);
+size_t cm_stitch_release(cm_device *d);
+void cm_stitch_forget(cm_device *d);
+typedef struct cm_stitch_view {
+	size_t free_chunks;  /* bytes kept unmapped for stitching */
+	size_t complete;     /* bytes of whole free chunks that could be stitched now */
+	size_t pending;      /* bytes of whole free chunks still in use by a stream */
+	size_t fragments;    /* free bytes in pieces of chunks */
+} cm_stitch_view;
+void cm_stitch_view_of(cm_device *d, cm_stitch_view *v);
 bool cm_livemap_insert(cm_livemap *m, cm_block *b);
 cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
 void cm_livemap_remove(cm_livemap *m, uintptr_t addr);

@@ -5,7 +5,8 @@
  * longest go first), trimming at synchronization (release_threshold_mb)
  * and the releases the out-of-memory ladder asks for.
  *
- * Only wholly free (idle) segments are released. The backend's mem_free
+ * Only wholly free (idle) segments, free tails of expandable ranges and the
+ * chunks kept for stitching (stitch.c) are released. The backend's mem_free
  * waits for the device, as cudaFree does, so no stream can still be using
  * what is given back; an expandable segment's memory is unmapped only once
  * its work is known complete. All functions run under the device lock.
@@ -84,7 +85,8 @@ static size_t cm_release_sorted(cm_device *d, int kinds, size_t want,
 
 size_t cm_release_all_locked(cm_device *d)
 {
-	return cm_exp_trim_all(d) + cm_release_sorted(d, CM_RELEASE_ANY, SIZE_MAX, NULL);
+	return cm_stitch_release(d) + cm_exp_trim_all(d) +
+	       cm_release_sorted(d, CM_RELEASE_ANY, SIZE_MAX, NULL);
 }
 
 /* Ladder step 1, among the idle segments of the request's kind (small or
@@ -137,6 +139,7 @@ void cm_release_gc_locked(cm_device *d, size_t size)
 	size_t after = d->stats.reserved_bytes + size;
 	if (after <= target)
 		return;
+	/* Chunks kept for stitching stay: the growth that follows maps them. */
 	if (cm_release_sorted(d, CM_RELEASE_ANY, after - target, cm_release_by_age))
 		d->stats.gc_releases++;
 }
@@ -149,6 +152,7 @@ void cm_release_trim_locked(cm_device *d)
 	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes - d->stats.inactive_split_bytes;
 	if (keep == SIZE_MAX || idle <= keep)
 		return;
-	if (cm_exp_trim_all(d) + cm_release_sorted(d, CM_RELEASE_ANY, idle - keep, cm_release_by_age))
+	if (cm_stitch_release(d) + cm_exp_trim_all(d) +
+	    cm_release_sorted(d, CM_RELEASE_ANY, idle - keep, cm_release_by_age))
 		d->stats.trims++;
 }

@@ -3,7 +3,8 @@
  * One report per failed allocation, at most one a second (the next one
  * says how many were left out): what was asked, what the device and this
  * process hold, where the cached memory is (largest free block,
- * fragmentation, per stream, largest segments) and the one configuration
+ * fragmentation, per stream, largest segments), with expandable segments
+ * why stitching (stitch.c) could not help, and the one configuration
  * change most likely to help. Runs under the device lock; the only device
  * call is the memory info.
  */
@@ -128,6 +129,31 @@ static void cm_report_advice(cm_device *d, const cm_request *rq, const cm_report
 	}
 }
 
+/* With expandable segments: what stitching had to work with, and why it
+ * was not enough. */
+static void cm_report_stitch(cm_device *d, const cm_request *rq, FILE *out)
+{
+	if (!d->expandable)
+		return;
+	cm_stitch_view v;
+	cm_stitch_view_of(d, &v);
+	char a[32], b[32], c[32];
+	const char *why;
+	if (v.pending)
+		why = "part of the free memory is still in use by a stream, and a chunk is moved only "
+		      "once its work is complete";
+	else if (v.fragments >= rq->size)
+		why = "the free memory is in pieces of chunks, which cannot move: only whole free "
+		      "2 MiB chunks can";
+	else
+		why = "the cache holds too little free memory";
+	cm_report_size(a, sizeof(a), v.complete + v.free_chunks);
+	cm_report_size(b, sizeof(b), v.pending);
+	cm_report_size(c, sizeof(c), v.fragments);
+	fprintf(out, "  stitching could not help: %s (whole free chunks: %s movable, %s in use by a "
+		     "stream; free in pieces of chunks: %s)\n", why, a, b, c);
+}
+
 static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report *r,
 			    bool over_limit, uint64_t suppressed, FILE *out)
 {
@@ -153,6 +179,7 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	fprintf(out, "  this process: %s allocated, %s reserved but unallocated; largest free block "
 		     "%s; fragmentation %.0f%%\n", a, b, c,
 		idle ? 100.0 * (1.0 - (double)r->largest_free / (double)idle) : 0.0);
+	cm_report_stitch(d, rq, out);
 	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
 		const cm_report_stream *s = &r->streams[i];
 		if (i == r->nstreams && i < CM_REPORT_STREAMS)

@@ -9,6 +9,9 @@
  * - no two FREE blocks are adjacent (a free merges with free neighbours);
  * - a FREE block is in its segment's pool index, a USED one in the live map;
  * - a segment is in an idle index iff it is one FREE block;
+ * - a HOLE block (an unmapped stretch of an expandable segment, stitch.c)
+ *   is chunk-aligned, never first nor last, never next to another hole,
+ *   in no index; seg->holes is the sum of their sizes;
  * - block structs are never returned to the system while the heap lives,
  *   so a per-thread cache may read a stale pointer's atomic owner word.
  * All functions run under the device lock.
@@ -318,7 +321,7 @@ cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block *
 	return CM_OK;
 }
 
-static cm_block *cm_segment_last(cm_segment *seg)
+cm_block *cm_segment_last(cm_segment *seg)
 {
 	cm_block *b = seg->first;
 	while (b->next)
@@ -358,6 +361,101 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes)
 	return last;
 }
 
+/* A hole left at the end of an expandable segment leaves its extent (it
+ * is unmapped already); the segment may then be one free block. */
+static void cm_segment_drop_tail_hole(cm_device *d, cm_segment *seg)
+{
+	cm_block *last = cm_segment_last(seg);
+	if (last->state == CM_BLOCK_HOLE) {
+		seg->idle.size -= last->node.size;
+		seg->holes -= last->node.size;
+		cm_block *prev = last->prev;
+		cm_block_unlink(last);
+		cm_block_delete(d, last);
+		cm_block_refresh_one(prev);
+	}
+	if (seg->first->state == CM_BLOCK_FREE && !seg->first->next && !seg->is_idle)
+		cm_idle_insert(d, seg);
+}
+
+/* Free block b of an expandable segment loses [lo, hi) (chunk-aligned,
+ * inside b, not its first byte when b is the segment's first block): the
+ * caller unmaps those chunks. The stretch becomes a HOLE merged with
+ * neighbouring holes, or leaves the extent when it ends the segment. The
+ * rest of b stays free with b's tag. False (nothing changed) when no block
+ * struct can be had. */
+bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi)
+{
+	cm_segment *seg = b->seg;
+	cm_pool *pool = seg->pool;
+	uintptr_t end = b->node.addr + b->node.size;
+	bool at_end = hi == end && !b->next;
+	cm_block *hole = NULL, *right = NULL;
+
+	cm_assert(b->state == CM_BLOCK_FREE && seg->expandable && lo < hi &&
+		  lo >= b->node.addr && hi <= end && (b->prev || lo > b->node.addr));
+	if (!at_end && !(hole = cm_block_new(d)))
+		return false;
+	if (hi < end && !(right = cm_block_new(d))) {
+		if (hole)
+			cm_block_delete(d, hole);
+		return false;
+	}
+	if (seg->is_idle)
+		cm_idle_remove(d, seg);
+	cm_tree_remove(&pool->root, &b->node);
+	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)(hi - lo));
+	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)(hi - lo));
+	if (right) {
+		right->seg = seg;
+		right->node.addr = hi;
+		right->node.size = end - hi;
+		right->state = CM_BLOCK_FREE;
+		right->tag = b->tag;
+		cm_block_link_after(b, right);
+		cm_tree_insert(&pool->root, &right->node);
+	}
+	if (hole) {
+		hole->seg = seg;
+		hole->node.addr = lo;
+		hole->node.size = hi - lo;
+		hole->state = CM_BLOCK_HOLE;
+		cm_block_link_after(b, hole);
+		seg->holes += hi - lo;
+	}
+	b->node.size = lo - b->node.addr;
+	cm_block *before = b->prev;
+	if (!b->node.size) {
+		cm_block_unlink(b);
+		cm_block_delete(d, b);
+	} else {
+		cm_tree_insert(&pool->root, &b->node);
+		before = b;
+	}
+	if (!hole) {
+		seg->idle.size = lo - seg->idle.addr;
+		cm_block_refresh_one(before);
+		cm_segment_drop_tail_hole(d, seg);
+		return true;
+	}
+	if (hole->prev->state == CM_BLOCK_HOLE) {
+		cm_block *p = hole->prev;
+		p->node.size += hole->node.size;
+		cm_block_unlink(hole);
+		cm_block_delete(d, hole);
+		hole = p;
+	}
+	if (hole->next->state == CM_BLOCK_HOLE) {
+		cm_block *n = hole->next;
+		hole->node.size += n->node.size;
+		cm_block_unlink(n);
+		cm_block_delete(d, n);
+	}
+	cm_block_refresh_one(hole->prev);
+	cm_block_refresh_one(hole->next);
+	return true;
+}
+
 /* The last bytes of an expandable segment, inside its free last block,
  * are about to be unmapped (not all of the segment). */
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
@@ -380,8 +478,7 @@ void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
 	seg->idle.size -= bytes;
 	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)bytes);
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)bytes);
-	if (seg->first->state == CM_BLOCK_FREE && !seg->first->next)
-		cm_idle_insert(d, seg);
+	cm_segment_drop_tail_hole(d, seg);
 }
 
 /* Forgets a wholly free segment, giving its memory back to the backend
@@ -406,6 +503,7 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 		}
 	} else if (seg->expandable) {
 		free(seg->handles);
+		free(seg->chunk_flags);
 	}
 	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)seg->idle.size);
 	CM_LEVEL(&d->stats, segments, -1);

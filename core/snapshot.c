@@ -3,8 +3,10 @@
  * The file is a pickle (protocol 2) of the structure that
  * torch.cuda.memory._snapshot() returns: "segments" (each with its blocks
  * and their states) and "device_traces" (per device, the recent actions of
- * trace.c). Only dicts, lists, tuples, ints, floats, strings, booleans and
- * None are written, so any unpickler can read it and nothing in it runs.
+ * trace.c). An expandable segment with holes (stitch.c) appears as one
+ * segment per mapped stretch, each with "stitched_ranges": the (address,
+ * size) of its chunks that stitching moved there. Only dicts, lists,
+ * tuples, ints, floats, strings, booleans and None are written, so any unpickler can read it and nothing in it runs.
  * It is written to a new temporary file in the target folder, then renamed
  * over the path: a symlink at the path is replaced, never followed.
  */
@@ -119,18 +121,44 @@ static const char *cm_snapshot_block_state(const cm_block *b)
 	return (owner & CM_OWNER_MASK) == CM_OWNER_PARKED ? "inactive" : "active_allocated";
 }
 
-static void cm_snapshot_segment(cm_pickle *p, const cm_device *d, const cm_segment *seg)
+/* The stitched chunks of [from, to) of an expandable segment as
+ * (address, size) pairs, adjacent chunks joined. */
+static void cm_snapshot_stitched(cm_pickle *p, const cm_segment *seg, uintptr_t from, uintptr_t to)
 {
-	uint64_t used = 0, requested = 0;
-	for (const cm_block *b = seg->first; b; b = b->next)
+	pk_str(p, "stitched_ranges");
+	pk_list_begin(p);
+	uintptr_t run = 0;
+	for (uintptr_t a = from; seg->expandable && a <= to; a += seg->chunk) {
+		bool st = a < to && (seg->chunk_flags[(a - seg->idle.addr) / seg->chunk] & CM_CHUNK_STITCHED);
+		if (st && !run)
+			run = a;
+		if (!st && run) {
+			pk_uint(p, run);
+			pk_uint(p, a - run);
+			pk_op(p, 0x86); /* TUPLE2 */
+			run = 0;
+		}
+	}
+	pk_list_end(p);
+}
+
+/* One mapped stretch of a segment, first to the block before end (a
+ * hole or NULL), as one segment of PyTorch's snapshot. */
+static void cm_snapshot_stretch(cm_pickle *p, const cm_device *d, const cm_segment *seg,
+				const cm_block *first, const cm_block *end)
+{
+	uint64_t used = 0, requested = 0, total = 0;
+	for (const cm_block *b = first; b != end; b = b->next) {
+		total += b->node.size;
 		if (b->state == CM_BLOCK_USED) {
 			used += b->node.size;
 			requested += b->requested;
 		}
+	}
 	pk_dict_begin(p);
 	pk_key_uint(p, "device", (uint64_t)d->index);
-	pk_key_uint(p, "address", seg->idle.addr);
-	pk_key_uint(p, "total_size", seg->idle.size);
+	pk_key_uint(p, "address", first->node.addr);
+	pk_key_uint(p, "total_size", total);
 	pk_key_uint(p, "allocated_size", used);
 	pk_key_uint(p, "active_size", used);
 	pk_key_uint(p, "requested_size", requested);
@@ -141,11 +169,12 @@ static void cm_snapshot_segment(cm_pickle *p, const cm_device *d, const cm_segme
 	pk_uint(p, 0);
 	pk_op(p, 0x86); /* TUPLE2 */
 	pk_str(p, "is_expandable");
-	pk_bool(p, false);
+	pk_bool(p, seg->expandable);
+	cm_snapshot_stitched(p, seg, first->node.addr, first->node.addr + total);
 	pk_empty_frames(p);
 	pk_str(p, "blocks");
 	pk_list_begin(p);
-	for (const cm_block *b = seg->first; b; b = b->next) {
+	for (const cm_block *b = first; b != end; b = b->next) {
 		pk_dict_begin(p);
 		pk_key_uint(p, "address", b->node.addr);
 		pk_key_uint(p, "size", b->node.size);
@@ -156,6 +185,21 @@ static void cm_snapshot_segment(cm_pickle *p, const cm_device *d, const cm_segme
 	}
 	pk_list_end(p);
 	pk_dict_end(p);
+}
+
+/* A segment, split at its holes (unmapped stretches, stitch.c): each
+ * mapped stretch is a segment of its own, its stitched chunks listed. */
+static void cm_snapshot_segment(cm_pickle *p, const cm_device *d, const cm_segment *seg)
+{
+	const cm_block *first = seg->first;
+	for (const cm_block *b = seg->first;; b = b->next) {
+		if (!b || b->state == CM_BLOCK_HOLE) {
+			cm_snapshot_stretch(p, d, seg, first, b);
+			if (!b)
+				return;
+			first = b->next; /* holes are never last nor adjacent */
+		}
+	}
 }
 
 static void cm_snapshot_trace(cm_pickle *p, const cm_device *d)

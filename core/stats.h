@@ -39,6 +39,10 @@
 	X(released_bytes, "bytes given back to the device")                     \
 	X(vmm_maps, "expandable segments: chunks mapped")                       \
 	X(vmm_unmaps, "expandable segments: chunks unmapped")                   \
+	X(stitches, "expandable segments: growths that mapped stitched chunks") \
+	X(stitched_bytes, "bytes mapped from kept chunks instead of new memory") \
+	X(stitch_unmaps, "chunks unmapped from free blocks to be stitched")     \
+	X(ladder_stitches, "ladder: growths served by stitching after its sync") \
 	X(invalid_frees, "frees of pointers that were not live blocks")
 
 #define CM_STATS_LEVELS(X)                                                      \
@@ -46,7 +50,8 @@
 	X(allocated_blocks, "blocks held by the program")                       \
 	X(reserved_bytes, "bytes obtained from the device")                     \
 	X(segments, "segments obtained from the device")                        \
-	X(inactive_split_bytes, "free bytes in partly used segments")
+	X(inactive_split_bytes, "free bytes in partly used segments")            \
+	X(stitch_free_bytes, "unmapped chunks kept for stitching (in reserved)")
 
 typedef struct cm_stats {
 #define CM_X(name, desc) uint64_t name;

@@ -10,7 +10,11 @@
  * Malformed lines are reported with their line number and skipped; a
  * truncated or unreadable file stops the replay with a message.
  *
- * usage: cachemalloc-replay TRACE [--json]   (configuration: CACHEMALLOC_CONF)
+ * With --timeline FILE it also writes, after every operation, the CSV line
+ * `op,live_bytes,reserved_bytes` (scripts/plot_timeline.py draws it).
+ *
+ * usage: cachemalloc-replay TRACE [--json] [--timeline FILE]
+ *        (configuration: CACHEMALLOC_CONF)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -49,7 +53,40 @@ typedef struct replay {
 	uint64_t line, allocs, frees, ignored, unknown, errors, ooms;
 	uint64_t live_bytes, peak_live;
 	bool stopped;
+	FILE *timeline; /* --timeline: one line per operation */
 } replay;
+
+/* The timeline: operation index, live bytes, reserved bytes. */
+static bool timeline_open(replay *r, const char *path)
+{
+	if (!(r->timeline = fopen(path, "w"))) {
+		fprintf(stderr, "replay: cannot write %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	fputs("op,live_bytes,reserved_bytes\n", r->timeline);
+	return true;
+}
+
+static void timeline_point(replay *r)
+{
+	if (!r->timeline)
+		return;
+	cm_stats st;
+	cm_stats_get(r->heap, 0, &st);
+	fprintf(r->timeline, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->allocs + r->frees,
+		r->live_bytes, st.reserved_bytes);
+}
+
+static bool timeline_close(replay *r)
+{
+	if (!r->timeline)
+		return true;
+	bool ok = !ferror(r->timeline);
+	ok = fclose(r->timeline) == 0 && ok;
+	if (!ok)
+		fprintf(stderr, "replay: the timeline could not be written\n");
+	return ok;
+}
 
 static size_t slot_of(const livetab *t, uint64_t addr)
 {
@@ -174,6 +211,7 @@ static void do_alloc(replay *r, uint64_t addr, uint64_t size, uint64_t stream)
 	r->live_bytes += rounded;
 	if (r->live_bytes > r->peak_live)
 		r->peak_live = r->live_bytes;
+	timeline_point(r);
 }
 
 static void do_free(replay *r, uint64_t addr, uint64_t stream)
@@ -189,6 +227,7 @@ static void do_free(replay *r, uint64_t addr, uint64_t stream)
 	r->frees++;
 	r->live_bytes -= l->size;
 	live_remove(&r->live, l);
+	timeline_point(r);
 }
 
 static void do_line(replay *r, char *text)
@@ -257,20 +296,22 @@ static bool replay_file(replay *r, gzFile in)
 
 int main(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *timeline = NULL;
 	bool json = false;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			json = true;
+		else if (!strcmp(argv[i], "--timeline") && i + 1 < argc)
+			timeline = argv[++i];
 		else if (!path)
 			path = argv[i];
 		else {
-			fprintf(stderr, "usage: cachemalloc-replay TRACE [--json]\n");
+			fprintf(stderr, "usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n");
 			return 2;
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: cachemalloc-replay TRACE [--json]\n");
+		fprintf(stderr, "usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n");
 		return 2;
 	}
 	gzFile in = gzopen(path, "rb");
@@ -287,10 +328,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "replay: cannot set up the simulated device\n");
 		return 1;
 	}
+	if (timeline && !timeline_open(&r, timeline))
+		return 1;
 	double t0 = now_s();
 	bool complete = replay_file(&r, in);
 	double secs = now_s() - t0;
 	gzclose(in);
+	complete = timeline_close(&r) && complete;
 
 	cm_stats st;
 	cm_thread_flush(r.heap);
@@ -309,15 +353,20 @@ int main(int argc, char **argv)
 	printf("ratio            %.3f\n", ratio);
 	printf("raw allocs/frees %" PRIu64 " / %" PRIu64 "\n", st.raw_alloc_calls, st.raw_free_calls);
 	printf("fences           %" PRIu64 "\n", st.fences);
+	printf("vmm maps/unmaps  %" PRIu64 " / %" PRIu64 " (stitches %" PRIu64 ", %.1f MiB stitched)\n",
+	       st.vmm_maps, st.vmm_unmaps, st.stitches, (double)st.stitched_bytes / 1048576.0);
 	printf("ops              %" PRIu64 ", %.0f ns per op\n", ops, ns_per_op);
 	if (json)
 		printf("{\"trace\": \"%s\", \"complete\": %s, \"peak_reserved_bytes\": %" PRIu64
 		       ", \"peak_allocated_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"raw_alloc_calls\": %"
-		       PRIu64 ", \"raw_free_calls\": %" PRIu64 ", \"fences\": %" PRIu64 ", \"ops\": %" PRIu64
+		       PRIu64 ", \"raw_free_calls\": %" PRIu64 ", \"fences\": %" PRIu64 ", \"vmm_maps\": %" PRIu64
+		       ", \"vmm_unmaps\": %" PRIu64 ", \"stitches\": %" PRIu64 ", \"stitched_bytes\": %" PRIu64
+		       ", \"ops\": %" PRIu64
 		       ", \"ns_per_op\": %.1f, \"unknown_actions\": %" PRIu64 ", \"bad_lines\": %" PRIu64
 		       ", \"failed_allocs\": %" PRIu64 "}\n", path, complete ? "true" : "false",
 		       st.peak_reserved_bytes, r.peak_live, ratio, st.raw_alloc_calls, st.raw_free_calls,
-		       st.fences, ops, ns_per_op, r.unknown, r.errors, r.ooms);
+		       st.fences, st.vmm_maps, st.vmm_unmaps, st.stitches, st.stitched_bytes, ops,
+		       ns_per_op, r.unknown, r.errors, r.ooms);
 	free(r.live.slots);
 	cm_heap_destroy(r.heap);
 	sim_destroy(r.sim);

@@ -1,7 +1,8 @@
 """Checks a cachemalloc memory snapshot: a protocol 2-4 pickle holding only
 plain Python values, shaped like torch.cuda.memory._snapshot().
 
-usage: check_snapshot.py PATH [ACTION ...]   (actions the trace must contain)
+usage: check_snapshot.py PATH [--stitched] [ACTION ...]   (actions the trace must contain;
+--stitched: some segment lists stitched ranges, each inside it)
 """
 import io
 import pickle
@@ -39,6 +40,7 @@ def main():
     snap = PlainOnly(io.BytesIO(data)).load()
     expect(isinstance(snap, dict), "top level is not a dict")
     check_types(snap, {"segments": list, "device_traces": list}, "snapshot")
+    stitched = 0
     for i, seg in enumerate(snap["segments"]):
         check_types(seg, SEGMENT, f"segment {i}")
         expect(seg["segment_type"] in ("small", "large"), f"segment {i} type")
@@ -51,6 +53,11 @@ def main():
             used += b["size"] if b["state"] == "active_allocated" else 0
         expect(at == seg["address"] + seg["total_size"], f"segment {i} blocks do not cover it")
         expect(used <= seg["allocated_size"], f"segment {i} allocated_size too small")
+        for lo, size in seg.get("stitched_ranges", []):
+            expect(seg["is_expandable"] and size > 0 and seg["address"] <= lo and
+                   lo + size <= seg["address"] + seg["total_size"],
+                   f"segment {i} stitched range {lo:#x}+{size} outside it")
+            stitched += size
     seen = set()
     for dev in snap["device_traces"]:
         expect(isinstance(dev, list), "device_traces holds a non-list")
@@ -58,7 +65,11 @@ def main():
             check_types(e, ENTRY, f"trace entry {k}")
             expect(e["action"] in ACTIONS, f"unknown action {e['action']}")
             seen.add(e["action"])
-    missing = set(sys.argv[2:]) - seen
+    args = sys.argv[2:]
+    if "--stitched" in args:
+        args.remove("--stitched")
+        expect(stitched > 0, "no segment marks a stitched range")
+    missing = set(args) - seen
     expect(not missing, f"trace lacks {sorted(missing)}")
     print(f"snapshot ok: {len(snap['segments'])} segments, "
           f"{sum(len(d) for d in snap['device_traces'])} trace entries")

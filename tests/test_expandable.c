@@ -1,5 +1,8 @@
 /* tests/test_expandable.c - expandable segments on the simulator's VMM
- * calls: growth in place, reuse across streams, tail trims, the ladder. */
+ * calls: growth in place, reuse across streams, tail trims, the ladder,
+ * stitching (core/stitch.c). */
+#include <pthread.h>
+
 #include "fixture.h"
 
 #define MiB ((size_t)1 << 20)
@@ -95,12 +98,138 @@ static void test_ladder_unmaps(void **state)
 	fixture_close(&f);
 }
 
+/* Six 4 MiB blocks on stream s fill a range of 12 chunks; the second and
+ * fourth are freed (two 4 MiB holes in the middle). */
+static void fragment(fixture *f, cm_stream s, uintptr_t a[6])
+{
+	for (int i = 0; i < 6; i++)
+		a[i] = fixture_malloc_async(f, 4 * MiB, s);
+	for (int i = 1; i < 6; i++)
+		assert_int_equal(a[i], a[0] + (size_t)i * 4 * MiB);
+	memset((void *)a[2], 7, 4 * MiB);
+}
+
+static void free_rest(fixture *f, uintptr_t a[6], cm_stream s)
+{
+	for (int i = 0; i < 6; i += 2)
+		assert_int_equal(cm_free_async(f->heap, a[i], s), CM_OK);
+	assert_int_equal(cm_free_async(f->heap, a[5], s), CM_OK);
+}
+
+/* The device holds exactly the range: an 8 MiB request is served from the
+ * two 4 MiB holes' chunks, mapped at the end, with no new memory. */
+static void test_stitch_fragmented(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 24 * MiB, "expandable_segments:True");
+	uintptr_t a[6];
+	fragment(&f, CM_STREAM_LEGACY, a);
+	assert_int_equal(cm_free_async(f.heap, a[1], CM_STREAM_LEGACY), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, a[3], CM_STREAM_LEGACY), CM_OK);
+	cm_thread_flush(f.heap);
+	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, CM_STREAM_LEGACY);
+	assert_int_equal(b, a[5] + 4 * MiB); /* at the end of the same range */
+	cm_stats st = stats(&f);
+	assert_int_equal(st.stitches, 1);
+	assert_int_equal(st.stitched_bytes, 8 * MiB);
+	assert_int_equal(st.stitch_unmaps, 4);
+	assert_int_equal(st.alloc_retries, 0);
+	assert_int_equal(st.reserved_bytes, 24 * MiB);
+	assert_int_equal(st.stitch_free_bytes, 0);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
+	fixture_check(&f);
+	memset((void *)b, 9, 8 * MiB); /* mapped and writable */
+	assert_int_equal(((unsigned char *)a[2])[4 * MiB - 1], 7); /* neighbours kept */
+	assert_int_equal(cm_free_async(f.heap, b, CM_STREAM_LEGACY), CM_OK);
+	free_rest(&f, a, CM_STREAM_LEGACY);
+	fixture_check(&f);
+	assert_true(cm_release_cached(f.heap, 0) > 0);
+	assert_int_equal(stats(&f).reserved_bytes, 0);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 0);
+	fixture_close(&f);
+}
+
+/* A hole freed on a stream with pending work is not remapped: the request
+ * gets new memory; once the stream completed, the next one is stitched. */
+static void test_stitch_waits_for_stream(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, "expandable_segments:True");
+	cm_stream s1 = fixture_stream(&f, true);
+	uintptr_t a[6];
+	fragment(&f, s1, a);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, s1);
+	assert_int_equal(sim_memset_async(f.sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
+	assert_int_equal(sim_memset_async(f.sim, 0, a[3], 1, 4 * MiB, s1), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, a[1], s1), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, a[3], s1), CM_OK);
+	cm_thread_flush(f.heap);
+	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, s1);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.stitches, 0);
+	assert_int_equal(st.vmm_unmaps, 0);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
+	fixture_check(&f);
+	sim_gate_open(g);
+	fixture_stream_sync(&f, s1); /* the holes' work is complete now */
+	uintptr_t c = fixture_malloc_async(&f, 8 * MiB, s1);
+	assert_int_equal(c, b + 8 * MiB);
+	st = stats(&f);
+	assert_int_equal(st.stitches, 1);
+	assert_int_equal(st.stitched_bytes, 8 * MiB);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
+	fixture_check(&f);
+	assert_int_equal(cm_free_async(f.heap, b, s1), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, c, s1), CM_OK);
+	free_rest(&f, a, s1);
+	fixture_close(&f);
+}
+
+/* Device full and the holes still busy: the ladder's synchronization
+ * completes them, and it stitches instead of failing. */
+static void test_ladder_stitches(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 24 * MiB, "expandable_segments:True");
+	cm_stream s1 = fixture_stream(&f, true);
+	uintptr_t a[6];
+	fragment(&f, s1, a);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, s1);
+	assert_int_equal(sim_memset_async(f.sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, a[1], s1), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, a[3], s1), CM_OK);
+	cm_thread_flush(f.heap);
+	pthread_t opener;
+	assert_int_equal(pthread_create(&opener, NULL, fixture_open_gate_later, g), 0);
+	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, CM_STREAM_LEGACY);
+	pthread_join(opener, NULL);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.alloc_retries, 1);
+	assert_int_equal(st.ladder_syncs, 1);
+	assert_int_equal(st.ladder_stitches, 1);
+	assert_int_equal(st.ladder_release_alls, 0);
+	assert_int_equal(st.oom_count, 0);
+	assert_int_equal(st.stitched_bytes, 8 * MiB);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
+	fixture_check(&f);
+	memset((void *)b, 3, 8 * MiB);
+	assert_int_equal(cm_free_async(f.heap, b, CM_STREAM_LEGACY), CM_OK);
+	free_rest(&f, a, s1);
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_grows_in_place),
 		cmocka_unit_test(test_shared_across_streams),
 		cmocka_unit_test(test_ladder_unmaps),
+		cmocka_unit_test(test_stitch_fragmented),
+		cmocka_unit_test(test_stitch_waits_for_stream),
+		cmocka_unit_test(test_ladder_stitches),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -311,6 +311,54 @@ static void test_oom_snapshot(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Expandable segments, the device full and its free memory in 1.5 MiB
+ * pieces: no whole chunk can move, and the report says so. After a
+ * stitch, the snapshot marks the stitched range. */
+static void test_stitch_report_and_snapshot(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/cm-stitchXXXXXX";
+	assert_non_null(mkdtemp(dir));
+	char path[256], cmd[1024];
+	snprintf(path, sizeof(path), "%s/snap.pickle", dir);
+	fixture f;
+	fixture_open(&f, 24 * MiB, "expandable_segments:True");
+	uintptr_t a[16];
+	for (int i = 0; i < 16; i++)
+		a[i] = fixture_malloc_async(&f, 3 * MiB / 2, CM_STREAM_LEGACY);
+	for (int i = 1; i < 16; i += 2)
+		assert_int_equal(cm_free_async(f.heap, a[i - 1], CM_STREAM_LEGACY), CM_OK);
+	cm_thread_flush(f.heap);
+	capture cap;
+	capture_open(&cap, &f);
+	uintptr_t p = 0;
+	assert_int_equal(cm_malloc_async(f.heap, 0, 4 * MiB, CM_STREAM_LEGACY, &p), CM_ERR_OOM);
+	const char *r = capture_text(&cap);
+	if (!strstr(r, "stitching could not help: the free memory is in pieces of chunks") ||
+	    !strstr(r, "0 B movable") || !strstr(r, "free in pieces of chunks: 12.00 MiB"))
+		fail_msg("report lacks the stitching line:\n%s", r);
+	capture_close(&cap, &f);
+	assert_int_equal(stats(&f).stitches, 0);
+	/* Freeing a[3], a[7] and a[11] leaves three free 4.5 MiB stretches,
+	 * each with one whole chunk: a 6 MiB request moves the three. */
+	for (int i = 3; i < 12; i += 4)
+		assert_int_equal(cm_free_async(f.heap, a[i], CM_STREAM_LEGACY), CM_OK);
+	cm_thread_flush(f.heap);
+	p = fixture_malloc_async(&f, 6 * MiB, CM_STREAM_LEGACY);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.stitched_bytes, 6 * MiB);
+	assert_int_equal(st.oom_count, 1);
+	fixture_check(&f);
+	assert_true(cm_snapshot_write(f.heap, path, stderr));
+	if (check_script && have_python()) {
+		snprintf(cmd, sizeof(cmd), "python3 %s %s --stitched", check_script, path);
+		assert_int_equal(system(cmd), 0);
+	}
+	unlink(path);
+	rmdir(dir);
+	fixture_close(&f);
+}
+
 int main(int argc, char **argv)
 {
 	check_script = argc > 1 ? argv[1] : NULL;
@@ -324,6 +372,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_release_threshold_trims_at_sync),
 		cmocka_unit_test(test_release_waits_for_streams),
 		cmocka_unit_test(test_oom_snapshot),
+		cmocka_unit_test(test_stitch_report_and_snapshot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

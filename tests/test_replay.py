@@ -1,6 +1,10 @@
 """The trace replayer and the snapshot converter, end to end: good traces
-(plain and gzip'd), every kind of malformed input, and a converted
-snapshot. usage: test_replay.py REPLAY_BINARY CONVERTER"""
+(plain and gzip'd), every kind of malformed input, a converted snapshot,
+the timeline (and its plot when matplotlib is there), and the recorded
+traces against PyTorch's figures: tests/traces/*.csv.gz, each with a JSON
+of PyTorch's figures beside it (scripts/gpu/record_dynamic.py writes both),
+and the shared traces of ../shared/traces when that folder exists.
+usage: test_replay.py REPLAY_BINARY CONVERTER"""
 import gzip
 import json
 import os
@@ -10,6 +14,8 @@ import sys
 import tempfile
 
 REPLAY, CONVERT = sys.argv[1], sys.argv[2]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 failures = 0
 
 
@@ -100,6 +106,79 @@ with tempfile.TemporaryDirectory() as d:
         pickle.dump({"device_traces": [Evil()]}, f)
     p = subprocess.run([sys.executable, CONVERT, sp, out], capture_output=True, text=True)
     check(p.returncode != 0 and "refusing" in p.stderr, f"converter refuses code in pickles: {p.stderr}")
+
+    # The timeline: a line per operation, live and reserved as replayed.
+    tl = os.path.join(d, "timeline.csv")
+    rc, j, err = replay(write(d, "tl.csv", GOOD), "--timeline", tl, conf="expandable_segments:True")
+    rows = open(tl).read().splitlines() if os.path.exists(tl) else []
+    check(rc == 0 and rows[:1] == ["op,live_bytes,reserved_bytes"] and len(rows) == 7,
+          f"timeline has a header and 6 lines: {rows} {err}")
+    last = [int(x) for x in rows[-1].split(",")] if len(rows) > 1 else [0, 1, 0]
+    check(last[0] == 6 and last[1] == 0 and max(int(r.split(",")[2]) for r in rows[1:]) ==
+          j.get("peak_reserved_bytes"), f"timeline agrees with the summary: {rows} {j}")
+    rc, _, err = replay(write(d, "tl2.csv", GOOD), "--timeline", os.path.join(d, "no", "t.csv"))
+    check(rc != 0 and "cannot write" in err, f"unwritable timeline reported: {err}")
+    plotter = os.path.join(ROOT, "scripts", "plot_timeline.py")
+    for py in (sys.executable, "/usr/bin/python3"):
+        if subprocess.run([py, "-c", "import matplotlib"], capture_output=True).returncode == 0:
+            png = os.path.join(d, "t.png")
+            p = subprocess.run([py, plotter, png, f"a={tl}", tl], capture_output=True, text=True)
+            check(p.returncode == 0 and os.path.getsize(png) > 1000, f"plot smoke test: {p.stderr}")
+            break
+
+
+# Recorded traces: PyTorch's figures beside each in tests/traces/NAME.json
+# ({"max_reserved": bytes, "max_allocated": bytes, "expandable_max_reserved":
+# bytes or null}); the shared traces' figures are those of their README.
+MiB = 1 << 20
+SHARED = {
+    "trace_gpt": {"max_reserved": 3050 * MiB, "expandable_max_reserved": None},
+    "trace_cnn": {"max_reserved": 3622 * MiB, "expandable_max_reserved": 3096 * MiB},
+    "trace_mstream": {"max_reserved": 322 * MiB, "expandable_max_reserved": None},
+}
+
+
+def traces():
+    found = []
+    folder = os.path.join(HERE, "traces")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        if name.endswith(".csv.gz"):
+            meta = os.path.join(folder, name[: -len(".csv.gz")] + ".json")
+            check(os.path.exists(meta), f"{name} has PyTorch's figures beside it")
+            if os.path.exists(meta):
+                found.append((os.path.join(folder, name), json.load(open(meta))))
+    for shared in (os.path.join(ROOT, "..", "shared", "traces"), "/work/shared/traces"):
+        if os.path.isdir(shared):
+            for stem, fig in SHARED.items():
+                path = os.path.join(shared, stem + ".csv.gz")
+                if os.path.exists(path):
+                    found.append((path, fig))
+            break
+    return found
+
+
+def replay_big(path, conf):
+    env = dict(os.environ, CACHEMALLOC_CONF=conf, CACHEMALLOC_SIM_MEMORY="64G")
+    p = subprocess.run([REPLAY, path, "--json"], capture_output=True, text=True, env=env)
+    last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else "{}"
+    return p.returncode, json.loads(last) if last.startswith("{") else {}
+
+
+for path, fig in traces():
+    name = os.path.basename(path)
+    rc, plain = replay_big(path, "")
+    check(rc == 0 and plain.get("failed_allocs") == 0, f"{name} replays: {plain}")
+    check(plain.get("peak_reserved_bytes", 1 << 62) <= fig["max_reserved"],
+          f"{name}: default reserves at most PyTorch's {fig['max_reserved']}: {plain}")
+    rc, exp = replay_big(path, "expandable_segments:True")
+    check(rc == 0 and exp.get("failed_allocs") == 0, f"{name} replays expandable: {exp}")
+    check(exp.get("ratio", 9) <= 1.05, f"{name}: expandable within 1.05 x peak live: {exp}")
+    if fig.get("expandable_max_reserved"):
+        check(exp.get("peak_reserved_bytes", 1 << 62) <= fig["expandable_max_reserved"],
+              f"{name}: expandable reserves at most PyTorch's expandable segments: {exp}")
+    print(f"{name}: default {plain.get('peak_reserved_bytes', 0) / MiB:.1f} MiB, "
+          f"expandable {exp.get('peak_reserved_bytes', 0) / MiB:.1f} MiB "
+          f"(ratio {exp.get('ratio')}, {exp.get('stitches')} stitches)")
 
 print(f"{'ok' if not failures else 'FAILED'}: replay and converter, {failures} failure(s)")
 sys.exit(1 if failures else 0)
