@@ -105,8 +105,10 @@ def child(args):
     import random
     import torch
     # No stacks: only the actions are needed, and stacks slow every call.
-    torch.cuda.memory._record_memory_history(enabled="all", context=None, stacks="python",
-                                             max_entries=2_000_000)
+    # Without --trace, only the step times (runs under other allocators).
+    if args.trace:
+        torch.cuda.memory._record_memory_history(enabled="all", context=None, stacks="python",
+                                                 max_entries=2_000_000)
     torch.manual_seed(args.seed)
     rng = random.Random(args.seed)
     times = []
@@ -117,6 +119,13 @@ def child(args):
         now = time.perf_counter()
         times.append(now - t)
         t = now
+    later = times[2:] or times  # the first steps warm up
+    step_ms = round(1000 * sum(later) / len(later), 3) if later else None
+    if not args.trace:
+        with open(args.result, "w") as f:
+            json.dump({"steps": len(times), "step_ms": step_ms,
+                       "max_reserved": torch.cuda.max_memory_reserved()}, f)
+        return
     snap = torch.cuda.memory._snapshot()
     torch.cuda.memory._record_memory_history(enabled=None)
     events = live = peak = 0
@@ -134,14 +143,13 @@ def child(args):
                 peak = max(peak, live)
             elif e["action"] == "free_completed":
                 live -= sizes.pop(e["addr"], 0)
-    later = times[2:] or times  # the first steps warm up
     result = {
         "max_reserved": torch.cuda.max_memory_reserved(),
         "max_allocated": torch.cuda.max_memory_allocated(),
         "peak_live": peak,
         "events": events,
         "steps": len(times),
-        "step_ms": round(1000 * sum(later) / len(later), 3) if later else None,
+        "step_ms": step_ms,
         "truncated": events >= 2_000_000,
     }
     with open(args.result, "w") as f:
