@@ -9,7 +9,8 @@
  * stream; raw mode skips them, cudaFree waits for the kernel):
  *   ns0, idle1, idle4, idle128: that many idle non-blocking streams alive;
  *   busy1, idle127_busy1: one of them (or of 128) runs a long kernel;
- *   async: cudaMallocAsync + cudaFreeAsync on one stream (CUDA's own pool).
+ *   async: cudaMallocAsync + cudaFreeAsync on one stream (CUDA's own pool);
+ *   ns0_again: no stream again, at the end (drift of the host over the run).
  * Memory: device bytes in use (cudaMemGetInfo; run the library with
  * memgetinfo_counts_cache:false) before and after the busy rows.
  * Launch: ns per empty-kernel launch on a non-blocking stream, 20000
@@ -175,6 +176,7 @@ int main(int argc, char **argv)
 	double launch_legacy = launch_ns(0);
 	for (int i = 0; i < nnb; i++)
 		CHECK(cudaStreamDestroy(nb[i]));
+	double ns0_again = pair_ns(size, false);
 
 	printf("16 MiB cudaMalloc+cudaFree pair, ns (%s)\n", lib ? "library" : "runtime");
 	printf("  %-22s %12.1f\n", "no other stream", ns0);
@@ -184,14 +186,15 @@ int main(int argc, char **argv)
 	printf("  %-22s %12.1f\n", "1 busy stream", busy1);
 	printf("  %-22s %12.1f\n", "127 idle + 1 busy", busy128);
 	printf("  %-22s %12.1f\n", "cudaMallocAsync pair", async);
+	printf("  %-22s %12.1f\n", "no stream, at the end", ns0_again);
 	printf("device MiB in use before / after the busy rows: %.0f / %.0f\n", before, after);
 	printf("empty-kernel launch, ns: non-blocking stream %.1f, legacy stream %.1f\n", launch,
-	       launch_legacy);
+	       launch_legacy, ns0_again);
 	printf("STREAMS_JSON {\"mode\": \"%s\", \"ns0\": %.1f, \"idle1\": %.1f, \"idle4\": %.1f, "
 	       "\"idle128\": %.1f, \"busy1\": %.1f, \"idle127_busy1\": %.1f, \"async\": %.1f, "
 	       "\"used_mib_before\": %.0f, \"used_mib_after\": %.0f, \"launch_ns\": %.1f, "
-	       "\"launch_legacy_ns\": %.1f}\n",
+	       "\"launch_legacy_ns\": %.1f, \"ns0_again\": %.1f}\n",
 	       mode, ns0, idle1, idle4, idle128, busy1, busy128, async, before, after, launch,
-	       launch_legacy);
+	       launch_legacy, ns0_again);
 	return 0;
 }
