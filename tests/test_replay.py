@@ -155,5 +155,58 @@ with tempfile.TemporaryDirectory() as d:
     p = subprocess.run([sys.executable, CONVERT, sp, out], capture_output=True, text=True)
     check(p.returncode != 0 and "refusing" in p.stderr, f"converter refuses code in pickles: {p.stderr}")
 
+    # The converter on bad input: exit 1, one line, OUT as it was, no
+    # temporary file left beside it.
+    def converts_badly(name, data, words):
+        sp = os.path.join(d, name + ".pickle")
+        with open(sp, "wb") as f:
+            f.write(data)
+        out_dir = os.path.join(d, "out-" + name)
+        os.mkdir(out_dir)
+        out = os.path.join(out_dir, "trace.csv")
+        with open(out, "w") as f:
+            f.write("old\n")
+        p = subprocess.run([sys.executable, CONVERT, sp, out], capture_output=True, text=True)
+        check(p.returncode == 1, f"{name}: converter exits 1, not {p.returncode}: {p.stderr}")
+        check(len(p.stderr.splitlines()) == 1 and words in p.stderr and "Traceback" not in p.stderr,
+              f"{name}: one line with '{words}': {p.stderr}")
+        check(os.listdir(out_dir) == ["trace.csv"] and open(out).read() == "old\n",
+              f"{name}: OUT untouched, nothing left beside it: {os.listdir(out_dir)}")
+
+    def plain(obj):
+        return pickle.dumps(obj, protocol=4)
+
+    def entry(**kw):
+        e = {"action": "alloc", "addr": 1 << 40, "size": 4096, "stream": 0}
+        e.update(kw)
+        return e
+
+    deep = 200000
+    converts_badly("deep_key", b"\x80\x02}" + b")" + b"\x85" * deep + b"K\x01s.", "nested more than 100 levels")
+    converts_badly("deep_list", b"\x80\x02" + b"]" * deep + b"a" * (deep - 1) + b".", "nested more than 100 levels")
+    converts_badly("deep_mark", b"\x80\x02" + b"(" * deep + b")" + b"t" * deep + b".", "nested more than 100 levels")
+    converts_badly("huge_memo", b"\x80\x02]r\xff\xff\xff\xff.", "memo index 4294967295")
+    recursive = []
+    recursive.append(recursive)
+    converts_badly("recursive", plain({"device_traces": [recursive]}), "recursive structure")
+    converts_badly("empty", b"", "empty file")
+    converts_badly("truncated", plain(snap)[:-7], "not a valid pickle")
+    converts_badly("not_dict", plain([1, 2]), "the top level is list")
+    converts_badly("no_traces", plain({"segments": []}), "no device_traces")
+    converts_badly("traces_dict", plain({"device_traces": {}}), "device_traces is dict")
+    converts_badly("no_device", plain({"device_traces": []}), "device 0 not in the snapshot")
+    converts_badly("entry_list", plain({"device_traces": [[entry(), [1]]]}), "device_traces[0][1] is list")
+    converts_badly("addr_inf", plain({"device_traces": [[entry(addr=float("inf"))]]}), "['addr'] is float inf")
+    converts_badly("addr_zero", plain({"device_traces": [[entry(addr=0)]]}), "['addr'] is int 0; expected an integer from 1")
+    converts_badly("size_neg", plain({"device_traces": [[entry(size=-1)]]}), "['size'] is int -1")
+    converts_badly("size_big", plain({"device_traces": [[entry(size=1 << 64)]]}), "['size'] is int 18446744073709551616")
+    converts_badly("size_bool", plain({"device_traces": [[entry(size=True)]]}), "['size'] is bool True")
+    converts_badly("size_missing", plain({"device_traces": [[{"action": "alloc", "addr": 1}]]}), "has no 'size'")
+    converts_badly("stream_str", plain({"device_traces": [[entry(stream="7")]]}), "['stream'] is str '7'")
+    converts_badly("action_unknown", plain({"device_traces": [[entry(action="allok")]]}), "['action'] is str 'allok'; expected one of alloc")
+    # A failure after many lines were written still leaves OUT untouched.
+    converts_badly("late_error", plain({"device_traces": [[entry()] * 50000 + [entry(addr=-5)]]}),
+                   "device_traces[0][50000]['addr'] is int -5")
+
 print(f"{'ok' if not failures else 'FAILED'}: replay and converter, {failures} failure(s)")
 sys.exit(1 if failures else 0)
