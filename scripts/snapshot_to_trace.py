@@ -355,8 +355,8 @@ def main():
         sys.stderr.write("snapshot_to_trace: interrupted; nothing written\n")
         return 130
     except Exception as e:  # a case the rules above missed: still one line, no traceback
-        sys.stderr.write(f"snapshot_to_trace: {args.snapshot}: unexpected "
-                         f"{type(e).__name__}: {_one_line(e)}\n")
+        sys.stderr.write(f"snapshot_to_trace: {args.snapshot}: internal error (please report "
+                         f"it with the file): {type(e).__name__}: {_one_line(e)}\n")
         return 1
     print(f"snapshot_to_trace: {kept} events written to {args.out}, {skipped} other entries skipped")
     return 0

@@ -97,6 +97,7 @@ with tempfile.TemporaryDirectory() as d:
     refused("long.csv", H + b"alloc,6,512," + b"0" * 5000 + b"\n", 2, "longer than 4095 bytes")
     refused("cr_only.csv", b"action,addr,size,stream\ralloc,6,512,0\r", 1, "carriage return not followed by a line feed")
     refused("cr_later.csv", H + b"alloc,6,512,0\rfree_completed,6,512,0\n", 2, "carriage return")
+    refused("cr_at_end.csv", H + b"alloc,6,512,0\r", 2, "carriage return not followed by a line feed")
     refused("empty.csv", b"", 0, "empty; a trace starts with the header")
     refused("empty.csv.gz", gzip.compress(b""), 0, "empty")
     refused("header_extra.csv", b"action,addr,size,stream,extra\nalloc,6,512,0\n", 1, "expected exactly action,addr,size,stream")
