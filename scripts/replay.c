@@ -1,14 +1,19 @@
 /* scripts/replay.c - replays an allocation trace through the core on the
  * simulated device and reports what the cache would reserve.
  *
- * Input: the CSV of ../shared/traces/README.md (gzip'd or plain): a header
- * `action,addr,size,stream`, then alloc / free_requested / free_completed /
- * segment_alloc / segment_free lines. Each trace stream becomes a stream
- * (0: the legacy default stream); an alloc allocates on its stream;
+ * Input (gzip'd or plain; the rules are usage()'s, also in README.md): the
+ * exact header `action,addr,size,stream` (a UTF-8 byte order mark before it
+ * is allowed), then one event per line, four fields, no empty field, no NUL
+ * byte, lines ending in LF or CRLF (a CR alone is refused), at most
+ * MAX_LINE - 1 bytes. The actions are alloc / free_requested /
+ * free_completed / segment_alloc / segment_free. Each trace stream becomes a
+ * stream (0: the legacy default stream); an alloc allocates on its stream;
  * free_completed frees the block on the stream it was allocated on. The
- * other known actions are ignored, unknown ones skipped and counted.
- * Malformed lines are reported with their line number and skipped; a
- * truncated or unreadable file stops the replay with a message.
+ * other known actions are ignored, unknown ones counted. An input that
+ * breaks a rule stops the replay with one line naming its line number, and
+ * no report (exit 1); events that do not fit the replay (an unknown address
+ * or stream, an allocation the device refuses) are warnings with their line
+ * number, and the replay goes on.
  *
  * With --timeline FILE it also writes, after every operation, the CSV line
  * `op,live_bytes,reserved_bytes` (scripts/plot_timeline.py draws it).
@@ -55,38 +60,6 @@ typedef struct replay {
 	bool stopped;
 	FILE *timeline; /* --timeline: one line per operation */
 } replay;
-
-/* The timeline: operation index, live bytes, reserved bytes. */
-static bool timeline_open(replay *r, const char *path)
-{
-	if (!(r->timeline = fopen(path, "w"))) {
-		fprintf(stderr, "replay: cannot write %s: %s\n", path, strerror(errno));
-		return false;
-	}
-	fputs("op,live_bytes,reserved_bytes\n", r->timeline);
-	return true;
-}
-
-static void timeline_point(replay *r)
-{
-	if (!r->timeline)
-		return;
-	cm_stats st;
-	cm_stats_get(r->heap, 0, &st);
-	fprintf(r->timeline, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->allocs + r->frees,
-		r->live_bytes, st.reserved_bytes);
-}
-
-static bool timeline_close(replay *r)
-{
-	if (!r->timeline)
-		return true;
-	bool ok = !ferror(r->timeline);
-	ok = fclose(r->timeline) == 0 && ok;
-	if (!ok)
-		fprintf(stderr, "replay: the timeline could not be written\n");
-	return ok;
-}
 
 static size_t slot_of(const livetab *t, uint64_t addr)
 {
@@ -150,7 +123,7 @@ static void live_remove(livetab *t, live *l)
 static void complain(replay *r, const char *fmt, const char *detail)
 {
 	if (r->errors++ < MAX_ERRORS_SHOWN) {
-		fprintf(stderr, "replay: line %" PRIu64 ": ", r->line);
+		fprintf(stderr, "replay: line %" PRIu64 ": warning: ", r->line);
 		fprintf(stderr, fmt, detail);
 		fputc('\n', stderr);
 	}
@@ -173,14 +146,36 @@ static int stream_index(replay *r, uint64_t s, bool create)
 	return r->nstreams++;
 }
 
-static bool parse_u64(const char *s, uint64_t *out)
+/* The timeline: operation index, live bytes, reserved bytes. */
+static bool timeline_open(replay *r, const char *path)
 {
-	char *end;
-	if (*s < '0' || *s > '9')
+	if (!(r->timeline = fopen(path, "w"))) {
+		fprintf(stderr, "replay: cannot write %s: %s\n", path, strerror(errno));
 		return false;
-	errno = 0;
-	*out = strtoull(s, &end, 10);
-	return errno == 0 && *end == '\0';
+	}
+	fputs("op,live_bytes,reserved_bytes\n", r->timeline);
+	return true;
+}
+
+static void timeline_point(replay *r)
+{
+	if (!r->timeline)
+		return;
+	cm_stats st;
+	cm_stats_get(r->heap, 0, &st);
+	fprintf(r->timeline, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", r->allocs + r->frees,
+		r->live_bytes, st.reserved_bytes);
+}
+
+static bool timeline_close(replay *r)
+{
+	if (!r->timeline)
+		return true;
+	bool ok = !ferror(r->timeline);
+	ok = fclose(r->timeline) == 0 && ok;
+	if (!ok)
+		fprintf(stderr, "replay: the timeline could not be written\n");
+	return ok;
 }
 
 static void do_alloc(replay *r, uint64_t addr, uint64_t size, uint64_t stream)
@@ -191,7 +186,7 @@ static void do_alloc(replay *r, uint64_t addr, uint64_t size, uint64_t stream)
 		return;
 	}
 	if (live_find(&r->live, addr)) {
-		complain(r, "alloc of address %s, which is live already: skipped", "");
+		complain(r, "alloc of an address that is live already: %s skipped", "alloc");
 		return;
 	}
 	uintptr_t p;
@@ -230,30 +225,6 @@ static void do_free(replay *r, uint64_t addr, uint64_t stream)
 	timeline_point(r);
 }
 
-static void do_line(replay *r, char *text)
-{
-	char *f[5];
-	int n = 0;
-	for (char *save = NULL, *tok = strtok_r(text, ",\r\n", &save); tok && n < 5;
-	     tok = strtok_r(NULL, ",\r\n", &save))
-		f[n++] = tok;
-	uint64_t addr, size, stream;
-	if (n != 4 || !parse_u64(f[1], &addr) || !parse_u64(f[2], &size) ||
-	    !parse_u64(f[3], &stream) || addr == 0) {
-		complain(r, "not action,addr,size,stream with numbers: skipped%s", "");
-		return;
-	}
-	if (strcmp(f[0], "alloc") == 0)
-		do_alloc(r, addr, size, stream);
-	else if (strcmp(f[0], "free_completed") == 0)
-		do_free(r, addr, stream);
-	else if (!strcmp(f[0], "free_requested") || !strcmp(f[0], "segment_alloc") ||
-		 !strcmp(f[0], "segment_free"))
-		r->ignored++;
-	else
-		r->unknown++;
-}
-
 static double now_s(void)
 {
 	struct timespec ts;
@@ -261,37 +232,251 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Reads lines; false when the file ended early or could not be read. */
-static bool replay_file(replay *r, gzFile in)
+/* ---- Input: lines, the header, events (the rules in usage()). ---- */
+
+#define MAX_LINE 4096 /* an event line is at most 14 + 3 * 20 + 3 bytes */
+#define HEADER "action,addr,size,stream"
+
+typedef struct reader {
+	gzFile in;
+	size_t pos, len;
+	bool eof, failed;
+	unsigned char buf[1 << 16];
+} reader;
+
+static int rd_fill(reader *rd)
 {
-	char buf[512];
-	while (!r->stopped && gzgets(in, buf, sizeof(buf))) {
+	if (rd->pos < rd->len)
+		return 1;
+	if (rd->eof)
+		return 0;
+	int n = gzread(rd->in, rd->buf, sizeof(rd->buf));
+	if (n <= 0) {
+		rd->eof = true;
+		rd->failed = n < 0;
+		return 0;
+	}
+	rd->pos = 0;
+	rd->len = (size_t)n;
+	return 1;
+}
+
+typedef enum { LINE_OK, LINE_END, LINE_TOO_LONG, LINE_LONE_CR } line_status;
+
+/* Reads one line into text (cap bytes, NUL-terminated, without its LF or
+ * CRLF; *len counts the bytes, NULs included). A longer line is consumed to
+ * its end and reported, never split. */
+static line_status read_line(reader *rd, char *text, size_t cap, size_t *len)
+{
+	size_t n = 0;
+	bool any = false, too_long = false;
+	while (rd_fill(rd)) {
+		int c = rd->buf[rd->pos++];
+		any = true;
+		if (c == '\n')
+			break;
+		if (c == '\r') {
+			if (rd_fill(rd) && rd->buf[rd->pos] == '\n') {
+				rd->pos++;
+				break;
+			}
+			return LINE_LONE_CR;
+		}
+		if (n + 1 < cap)
+			text[n++] = (char)c;
+		else
+			too_long = true;
+	}
+	text[n] = '\0';
+	*len = n;
+	if (!any)
+		return LINE_END;
+	return too_long ? LINE_TOO_LONG : LINE_OK;
+}
+
+/* Copies at most 32 bytes of s for a message, non-printable bytes as '?'. */
+static const char *shown(const char *s, size_t len, char out[40])
+{
+	size_t n = 0;
+	for (; n < len && n < 32; n++)
+		out[n] = s[n] >= 0x20 && s[n] < 0x7f ? s[n] : '?';
+	if (len > 32) {
+		memcpy(out + n, "...", 3);
+		n += 3;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* A decimal integer 0 to 2^64-1, digits only. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+	if (!*s)
+		return false;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		unsigned d = (unsigned)(*s - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return true;
+}
+
+typedef struct event {
+	const char *action;
+	uint64_t addr, size, stream;
+} event;
+
+/* Splits an event line; false with why[] filled when it breaks a rule. */
+static bool parse_event(char *text, size_t len, event *ev, char *why, size_t whylen)
+{
+	static const char *const names[4] = {"action", "addr", "size", "stream"};
+	char *f[4], buf[40];
+	int n = 0;
+	if (memchr(text, '\0', len)) {
+		snprintf(why, whylen, "contains a NUL byte");
+		return false;
+	}
+	for (char *p = text;; p++) {
+		if (n == 4) {
+			snprintf(why, whylen, "more than 4 fields; expected " HEADER);
+			return false;
+		}
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p = '\0';
+	}
+	if (n < 4) {
+		snprintf(why, whylen, "%d field%s; expected 4: " HEADER, n, n == 1 ? "" : "s");
+		return false;
+	}
+	uint64_t *num[4] = {NULL, &ev->addr, &ev->size, &ev->stream};
+	for (int i = 0; i < 4; i++) {
+		if (!*f[i]) {
+			snprintf(why, whylen, "%s is empty", names[i]);
+			return false;
+		}
+		if (i && !parse_u64(f[i], num[i])) {
+			snprintf(why, whylen, "%s '%s' is not a decimal integer from %s to 18446744073709551615",
+				 names[i], shown(f[i], strlen(f[i]), buf), i == 1 ? "1" : "0");
+			return false;
+		}
+	}
+	if (ev->addr == 0) {
+		snprintf(why, whylen, "addr is 0; expected an integer from 1 to 18446744073709551615");
+		return false;
+	}
+	ev->action = f[0];
+	return true;
+}
+
+/* The header line, exactly, after an optional UTF-8 byte order mark. */
+static bool header_ok(const char *text, size_t len)
+{
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
+		text += 3;
+		len -= 3;
+	}
+	return len == strlen(HEADER) && !memcmp(text, HEADER, len);
+}
+
+static void do_event(replay *r, const event *ev)
+{
+	if (strcmp(ev->action, "alloc") == 0)
+		do_alloc(r, ev->addr, ev->size, ev->stream);
+	else if (strcmp(ev->action, "free_completed") == 0)
+		do_free(r, ev->addr, ev->stream);
+	else if (!strcmp(ev->action, "free_requested") || !strcmp(ev->action, "segment_alloc") ||
+		 !strcmp(ev->action, "segment_free"))
+		r->ignored++;
+	else
+		r->unknown++;
+}
+
+/* Stops the replay on bad input: one line on stderr, exit status 1. */
+static bool refuse(replay *r, const char *path, const char *why)
+{
+	if (r->line)
+		fprintf(stderr, "replay: %s: line %" PRIu64 ": %s\n", path, r->line, why);
+	else
+		fprintf(stderr, "replay: %s: %s\n", path, why);
+	return false;
+}
+
+/* Reads and replays every line; false (after one line on stderr) when the
+ * input breaks a rule, ends early or cannot be read. */
+static bool replay_file(replay *r, gzFile in, const char *path)
+{
+	static reader rd;
+	char text[MAX_LINE], why[160], buf[40];
+	size_t len;
+	rd = (reader){.in = in};
+	int err;
+	while (!r->stopped) {
+		line_status ls = read_line(&rd, text, sizeof(text), &len);
+		if (ls == LINE_END)
+			break;
 		r->line++;
-		size_t len = strlen(buf);
-		if (len == sizeof(buf) - 1 && buf[len - 1] != '\n') {
-			complain(r, "line too long: skipped%s", "");
-			int c;
-			while ((c = gzgetc(in)) != -1 && c != '\n')
-				;
-			continue;
+		/* A last line cut by a damaged gzip stream is not judged as a line. */
+		if (rd.eof && (rd.failed || (gzerror(in, &err), err != Z_OK && err != Z_STREAM_END)))
+			break;
+		if (ls == LINE_LONE_CR)
+			return refuse(r, path, "a carriage return not followed by a line feed; "
+					       "lines end in LF or CRLF");
+		if (ls == LINE_TOO_LONG) {
+			snprintf(why, sizeof(why), "longer than %d bytes; an event line is "
+				 "action,addr,size,stream", MAX_LINE - 1);
+			return refuse(r, path, why);
 		}
 		if (r->line == 1) {
-			if (strncmp(buf, "action,addr,size,stream", 23) != 0) {
-				fprintf(stderr, "replay: line 1: header is not action,addr,size,stream\n");
-				return false;
+			if (!header_ok(text, len)) {
+				snprintf(why, sizeof(why), "the header is '%s'; expected exactly " HEADER,
+					 shown(text, len, buf));
+				return refuse(r, path, why);
 			}
 			continue;
 		}
-		do_line(r, buf);
+		event ev;
+		if (!parse_event(text, len, &ev, why, sizeof(why)))
+			return refuse(r, path, why);
+		do_event(r, &ev);
 	}
-	int err;
 	const char *msg = gzerror(in, &err);
-	if (err != Z_OK && err != Z_STREAM_END) {
-		fprintf(stderr, "replay: line %" PRIu64 ": the input ends early or is damaged (%s): "
-				"stopping\n", r->line + 1, msg);
-		return false;
+	if (rd.failed || (err != Z_OK && err != Z_STREAM_END)) {
+		snprintf(why, sizeof(why), "the input ends early or is damaged (%s)", msg);
+		return refuse(r, path, why);
 	}
+	if (r->line == 0)
+		return refuse(r, path, "empty; a trace starts with the header " HEADER);
 	return !r->stopped;
+}
+
+/* Exit status: 0 the whole trace was replayed, 1 bad input or a failure
+ * (one line on stderr, no report), 2 usage. */
+enum { EXIT_COMPLETE = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
+
+static void usage(FILE *to)
+{
+	fputs("usage: cachemalloc-replay TRACE [--json] [--timeline FILE]   (configuration: CACHEMALLOC_CONF)\n"
+	      "--timeline FILE: also write op,live_bytes,reserved_bytes after every operation.\n"
+	      "Replays an allocation trace (CSV, plain or gzip'd) through the cache on the\n"
+	      "simulated device and prints peak reserved and allocated memory.\n"
+	      "Input: the header line `" HEADER "` exactly (a UTF-8 byte order mark\n"
+	      "before it is allowed), then one event a line: four comma-separated fields,\n"
+	      "none empty; addr a decimal integer from 1, size and stream from 0, each at\n"
+	      "most 2^64-1; no NUL byte; lines end in LF or CRLF (a CR not followed by LF,\n"
+	      "even at the end, is refused), at most 4095 bytes; the last line's ending may\n"
+	      "be missing. Unknown actions, frees of unknown addresses and unknown streams\n"
+	      "are warnings (line number on stderr) and the replay goes on.\n"
+	      "Exit status: 0 the whole trace was replayed (the report on stdout);\n"
+	      "1 the input broke a rule, ended early or could not be read (one line on\n"
+	      "stderr naming the line, no report); 2 usage error.\n", to);
 }
 
 int main(int argc, char **argv)
@@ -299,25 +484,35 @@ int main(int argc, char **argv)
 	const char *path = NULL, *timeline = NULL;
 	bool json = false;
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return EXIT_COMPLETE;
+		} else if (!strcmp(argv[i], "--json"))
 			json = true;
-		else if (!strcmp(argv[i], "--timeline") && i + 1 < argc)
+		else if (!strcmp(argv[i], "--timeline")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "cachemalloc-replay: --timeline needs a file name\n");
+				return EXIT_USAGE;
+			}
 			timeline = argv[++i];
-		else if (!path)
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "cachemalloc-replay: unknown option '%s'; accepted: --json, --timeline FILE, --help\n", argv[i]);
+			return EXIT_USAGE;
+		} else if (!path)
 			path = argv[i];
 		else {
-			fprintf(stderr, "usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n");
-			return 2;
+			fprintf(stderr, "cachemalloc-replay: one trace only ('%s' is a second); usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n", argv[i]);
+			return EXIT_USAGE;
 		}
 	}
 	if (!path) {
-		fprintf(stderr, "usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n");
-		return 2;
+		fprintf(stderr, "cachemalloc-replay: no trace given; usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n");
+		return EXIT_USAGE;
 	}
 	gzFile in = gzopen(path, "rb");
 	if (!in) {
 		fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
-		return 1;
+		return EXIT_BAD_INPUT;
 	}
 	gzbuffer(in, 1 << 16);
 	const cm_config *cfg = cm_config_get();
@@ -326,15 +521,21 @@ int main(int argc, char **argv)
 	r.sim = sim_create(&opt);
 	if (!r.sim || cm_heap_create(sim_backend(r.sim), cfg, &r.heap) != CM_OK || !live_grow(&r.live)) {
 		fprintf(stderr, "replay: cannot set up the simulated device\n");
-		return 1;
+		return EXIT_BAD_INPUT;
 	}
 	if (timeline && !timeline_open(&r, timeline))
-		return 1;
+		return EXIT_BAD_INPUT;
 	double t0 = now_s();
-	bool complete = replay_file(&r, in);
+	bool complete = replay_file(&r, in, path);
 	double secs = now_s() - t0;
 	gzclose(in);
 	complete = timeline_close(&r) && complete;
+	if (!complete) {
+		free(r.live.slots);
+		cm_heap_destroy(r.heap);
+		sim_destroy(r.sim);
+		return EXIT_BAD_INPUT;
+	}
 
 	cm_stats st;
 	cm_thread_flush(r.heap);
@@ -343,10 +544,10 @@ int main(int argc, char **argv)
 	double ns_per_op = ops ? secs * 1e9 / (double)ops : 0.0;
 	double ratio = r.peak_live ? (double)st.peak_reserved_bytes / (double)r.peak_live : 0.0;
 	if (r.errors > MAX_ERRORS_SHOWN)
-		fprintf(stderr, "replay: %" PRIu64 " more problems not shown\n", r.errors - MAX_ERRORS_SHOWN);
-	printf("trace            %s%s\n", path, complete ? "" : " (replay stopped early)");
+		fprintf(stderr, "replay: %" PRIu64 " more warnings not shown\n", r.errors - MAX_ERRORS_SHOWN);
+	printf("trace            %s\n", path);
 	printf("lines            %" PRIu64 " (%" PRIu64 " allocs, %" PRIu64 " frees, %" PRIu64
-	       " ignored, %" PRIu64 " unknown, %" PRIu64 " bad)\n", r.line, r.allocs, r.frees,
+	       " ignored, %" PRIu64 " unknown, %" PRIu64 " with warnings)\n", r.line, r.allocs, r.frees,
 	       r.ignored, r.unknown, r.errors);
 	printf("peak reserved    %.1f MiB\n", (double)st.peak_reserved_bytes / 1048576.0);
 	printf("peak allocated   %.1f MiB (live sizes rounded to 512 B)\n", (double)r.peak_live / 1048576.0);
@@ -370,5 +571,5 @@ int main(int argc, char **argv)
 	free(r.live.slots);
 	cm_heap_destroy(r.heap);
 	sim_destroy(r.sim);
-	return complete ? 0 : 1;
+	return EXIT_COMPLETE;
 }

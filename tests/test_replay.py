@@ -62,26 +62,81 @@ with tempfile.TemporaryDirectory() as d:
         for key in ("raw_alloc_calls", "raw_free_calls", "ns_per_op"):
             check(key in j, f"json has {key}")
 
-    bad = GOOD.replace("alloc,1004096,8192,7", "alloc,1004096,eight,7") + "bogus_action,1,2,0\n"
-    bad += "free_completed,424242,512,0\nfree_completed,1000000,512,99\nalloc,1000000,4096,0\nfree_completed,1000000,4096,99\n"
-    rc, j, err = replay(write(d, "bad.csv", bad))
-    check(rc == 0, f"a trace with bad lines still completes: {rc}")
-    check("line 4:" in err and "not action,addr,size,stream" in err, f"bad line reported: {err}")
-    check("free of an unknown address" in err, f"unknown address reported: {err}")
+    # Events that do not fit the replay are warnings: the replay completes.
+    odd = GOOD + "bogus_action,1,2,0\nfree_completed,424242,512,0\nfree_completed,1000000,512,99\n"
+    odd += "alloc,1000000,4096,0\nfree_completed,1000000,4096,99\n"
+    rc, j, err = replay(write(d, "odd.csv", odd))
+    check(rc == 0, f"a trace with warnings still completes: {rc} {err}")
+    check("line 11: warning: free of an unknown address" in err, f"unknown address reported: {err}")
     check("unknown stream" in err, f"unknown stream reported: {err}")
     check(j.get("unknown_actions") == 1, f"unknown action counted: {j}")
+
+    # Input that breaks a rule: exit 1, one line naming the line, no report.
+    def refused(name, data, line, words):
+        path = os.path.join(d, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        env = dict(os.environ, CACHEMALLOC_CONF="", CACHEMALLOC_SIM_MEMORY="4G")
+        p = subprocess.run([REPLAY, path, "--json"], capture_output=True, env=env)
+        err = p.stderr.decode(errors="replace")
+        where = f"line {line}: " if line else ""
+        check(p.returncode == 1, f"{name}: exit 1, not {p.returncode}: {err}")
+        check(p.stdout == b"", f"{name}: no report on stdout: {p.stdout[:200]}")
+        check(len(err.splitlines()) == 1 and where in err and words in err,
+              f"{name}: one line with '{where}{words}': {err}")
+
+    H = b"action,addr,size,stream\n"
+    refused("bad_number.csv", H + b"alloc,1,2,0\nalloc,1004096,eight,7\n", 3,
+            "size 'eight' is not a decimal integer")
+    refused("empty_field.csv", H + b"alloc,,6,512,0\n", 2, "more than 4 fields")
+    refused("empty_field2.csv", H + b"alloc,,6,512\n", 2, "addr is empty")
+    refused("empty_action.csv", H + b",6,512,0\n", 2, "action is empty")
+    refused("three_fields.csv", H + b"alloc,6,512\n", 2, "3 fields")
+    refused("negative.csv", H + b"alloc,6,-512,0\n", 2, "size '-512'")
+    refused("overflow.csv", H + b"alloc,18446744073709551616,512,0\n", 2, "addr '18446744073709551616'")
+    refused("addr_zero.csv", H + b"alloc,0,512,0\n", 2, "addr is 0")
+    refused("spaces.csv", H + b"alloc, 6,512,0\n", 2, "addr ' 6'")
+    refused("nul.csv", H + b"alloc,6,512,0\0junk\n", 2, "NUL byte")
+    # A long line with a NUL in it is refused whole, never split and replayed.
+    refused("long_nul.csv", H + b"alloc,6,512,0" + b"\0" * 600 + b"alloc,7,512,0\n", 2, "NUL byte")
+    refused("longer_nul.csv", H + b"alloc,6,512,0" + b"\0" * 5000 + b"alloc,7,512,0\n", 2, "longer than 4095 bytes")
+    refused("long.csv", H + b"alloc,6,512," + b"0" * 5000 + b"\n", 2, "longer than 4095 bytes")
+    refused("cr_only.csv", b"action,addr,size,stream\ralloc,6,512,0\r", 1, "carriage return not followed by a line feed")
+    refused("cr_later.csv", H + b"alloc,6,512,0\rfree_completed,6,512,0\n", 2, "carriage return")
+    refused("cr_at_end.csv", H + b"alloc,6,512,0\r", 2, "carriage return not followed by a line feed")
+    refused("empty.csv", b"", 0, "empty; a trace starts with the header")
+    refused("empty.csv.gz", gzip.compress(b""), 0, "empty")
+    refused("header_extra.csv", b"action,addr,size,stream,extra\nalloc,6,512,0\n", 1, "expected exactly action,addr,size,stream")
+    refused("header_case.csv", b"Action,addr,size,stream\nalloc,6,512,0\n", 1, "the header is 'Action")
+    refused("header_nul.csv", b"action,addr,size,stream\0\nalloc,6,512,0\n", 1, "the header is")
+
+    # Accepted: CRLF endings, a byte order mark, no ending on the last line,
+    # a header-only trace.
+    for name, data, ops in (("crlf.csv", GOOD.replace("\n", "\r\n"), 6),
+                            ("bom.csv", "\ufeff" + GOOD, 6),
+                            ("no_final_newline.csv", GOOD.rstrip("\n"), 6),
+                            ("header_only.csv", "action,addr,size,stream\n", 0)):
+        rc, j, err = replay(write(d, name, name.startswith("bom") and data or data))
+        check(rc == 0 and j.get("ops") == ops, f"{name} replays {ops} ops: {rc} {j} {err}")
+
+    env = dict(os.environ, CACHEMALLOC_CONF="")
+    p = subprocess.run([REPLAY, "--help"], capture_output=True, text=True, env=env)
+    check(p.returncode == 0 and "Exit status: 0" in p.stdout, f"--help: {p.returncode} {p.stdout}")
+    for args in ([], ["--bogus", "x.csv"], ["a.csv", "b.csv"]):
+        p = subprocess.run([REPLAY, *args], capture_output=True, text=True, env=env)
+        check(p.returncode == 2 and len(p.stderr.splitlines()) == 1, f"usage {args}: {p.returncode} {p.stderr}")
 
     whole = gzip.compress(("".join(GOOD.splitlines(True)[:1]) + "alloc,1000000,4096,0\n" * 20000).encode())
     path = os.path.join(d, "truncated.csv.gz")
     with open(path, "wb") as f:
         f.write(whole[: len(whole) // 2])
     rc, j, err = replay(path)
-    check(rc != 0 and "ends early or is damaged" in err, f"truncated gzip stops clearly: {rc} {err}")
+    check(rc == 1 and "ends early or is damaged" in err and not j, f"truncated gzip stops clearly: {rc} {err}")
 
     rc, j, err = replay(write(d, "noheader.csv", "alloc,1,2,0\n"))
-    check(rc != 0 and "header" in err, f"missing header reported: {err}")
+    check(rc == 1 and "header" in err, f"missing header reported: {err}")
     rc, j, err = replay(os.path.join(d, "missing.csv"))
-    check(rc != 0 and "cannot open" in err, f"missing file reported: {err}")
+    check(rc == 1 and "cannot open" in err, f"missing file reported: {err}")
 
     snap = {"segments": [], "device_traces": [[
         {"action": "segment_alloc", "addr": 1 << 40, "size": 2 << 20, "stream": 0, "frames": []},
@@ -107,6 +162,58 @@ with tempfile.TemporaryDirectory() as d:
     p = subprocess.run([sys.executable, CONVERT, sp, out], capture_output=True, text=True)
     check(p.returncode != 0 and "refusing" in p.stderr, f"converter refuses code in pickles: {p.stderr}")
 
+    # The converter on bad input: exit 1, one line, OUT as it was, no
+    # temporary file left beside it.
+    def converts_badly(name, data, words):
+        sp = os.path.join(d, name + ".pickle")
+        with open(sp, "wb") as f:
+            f.write(data)
+        out_dir = os.path.join(d, "out-" + name)
+        os.mkdir(out_dir)
+        out = os.path.join(out_dir, "trace.csv")
+        with open(out, "w") as f:
+            f.write("old\n")
+        p = subprocess.run([sys.executable, CONVERT, sp, out], capture_output=True, text=True)
+        check(p.returncode == 1, f"{name}: converter exits 1, not {p.returncode}: {p.stderr}")
+        check(len(p.stderr.splitlines()) == 1 and words in p.stderr and "Traceback" not in p.stderr,
+              f"{name}: one line with '{words}': {p.stderr}")
+        check(os.listdir(out_dir) == ["trace.csv"] and open(out).read() == "old\n",
+              f"{name}: OUT untouched, nothing left beside it: {os.listdir(out_dir)}")
+
+    def plain(obj):
+        return pickle.dumps(obj, protocol=4)
+
+    def entry(**kw):
+        e = {"action": "alloc", "addr": 1 << 40, "size": 4096, "stream": 0}
+        e.update(kw)
+        return e
+
+    deep = 200000
+    converts_badly("deep_key", b"\x80\x02}" + b")" + b"\x85" * deep + b"K\x01s.", "nested more than 100 levels")
+    converts_badly("deep_list", b"\x80\x02" + b"]" * deep + b"a" * (deep - 1) + b".", "nested more than 100 levels")
+    converts_badly("deep_mark", b"\x80\x02" + b"(" * deep + b")" + b"t" * deep + b".", "nested more than 100 levels")
+    converts_badly("huge_memo", b"\x80\x02]r\xff\xff\xff\xff.", "memo index 4294967295")
+    recursive = []
+    recursive.append(recursive)
+    converts_badly("recursive", plain({"device_traces": [recursive]}), "recursive structure")
+    converts_badly("empty", b"", "empty file")
+    converts_badly("truncated", plain(snap)[:-7], "not a valid pickle")
+    converts_badly("not_dict", plain([1, 2]), "the top level is list")
+    converts_badly("no_traces", plain({"segments": []}), "no device_traces")
+    converts_badly("traces_dict", plain({"device_traces": {}}), "device_traces is dict")
+    converts_badly("no_device", plain({"device_traces": []}), "device 0 not in the snapshot")
+    converts_badly("entry_list", plain({"device_traces": [[entry(), [1]]]}), "device_traces[0][1] is list")
+    converts_badly("addr_inf", plain({"device_traces": [[entry(addr=float("inf"))]]}), "['addr'] is float inf")
+    converts_badly("addr_zero", plain({"device_traces": [[entry(addr=0)]]}), "['addr'] is int 0; expected an integer from 1")
+    converts_badly("size_neg", plain({"device_traces": [[entry(size=-1)]]}), "['size'] is int -1")
+    converts_badly("size_big", plain({"device_traces": [[entry(size=1 << 64)]]}), "['size'] is int 18446744073709551616")
+    converts_badly("size_bool", plain({"device_traces": [[entry(size=True)]]}), "['size'] is bool True")
+    converts_badly("size_missing", plain({"device_traces": [[{"action": "alloc", "addr": 1}]]}), "has no 'size'")
+    converts_badly("stream_str", plain({"device_traces": [[entry(stream="7")]]}), "['stream'] is str '7'")
+    converts_badly("action_unknown", plain({"device_traces": [[entry(action="allok")]]}), "['action'] is str 'allok'; expected one of alloc")
+    # A failure after many lines were written still leaves OUT untouched.
+    converts_badly("late_error", plain({"device_traces": [[entry()] * 50000 + [entry(addr=-5)]]}),
+                   "device_traces[0][50000]['addr'] is int -5")
     # The timeline: a line per operation, live and reserved as replayed.
     tl = os.path.join(d, "timeline.csv")
     rc, j, err = replay(write(d, "tl.csv", GOOD), "--timeline", tl, conf="expandable_segments:True")
