@@ -17,6 +17,16 @@
  * cuDriverGetVersion, cuGetErrorString/Name and cuGetProcAddress fails with
  * CUDA_ERROR_NOT_INITIALIZED before cuInit.
  *
+ * A destroyed context stays current on the threads it was current to (on
+ * the calling one too, for cuDevicePrimaryCtxReset), and calls there that
+ * need a context fail with CUDA_ERROR_CONTEXT_IS_DESTROYED: documented for
+ * cuCtxDestroy, measured on an H200 (CUDA 13.0) for cuDevicePrimaryCtxReset
+ * (probe-h200-driver.txt, primary.reset.*), after which releasing the
+ * primary context still succeeds. The next cuDevicePrimaryCtxRetain
+ * re-creates it. The fake keeps one handle per device, so the re-created
+ * context has the old handle; whether NVIDIA's driver hands out a new one is
+ * not measured.
+ *
  * Deferred frees: cuMemFreeAsync must not block the caller, but the sim's
  * mem_free waits for the whole device. A worker thread, started at the
  * first cuMemFreeAsync, waits for each free's event (its point in its
@@ -142,12 +152,14 @@ int fk_cur_dev(void)
 	return c ? c->dev : 0;
 }
 
-static bool fk_ctx_live(CUcontext c)
+/* Can calls use c (a handle this driver gave out)? */
+static CUresult fk_ctx_usable(CUcontext c)
 {
 	pthread_mutex_lock(&fk.lock);
-	bool live = c->live;
+	CUresult r = c->destroyed ? CUDA_ERROR_CONTEXT_IS_DESTROYED
+		     : c->live ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_unlock(&fk.lock);
-	return live;
+	return r;
 }
 
 CUresult fk_begin(void)
@@ -156,7 +168,7 @@ CUresult fk_begin(void)
 	if (r != CUDA_SUCCESS)
 		return r;
 	CUcontext c = fk_cur_ctx();
-	return c && fk_ctx_live(c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+	return c ? fk_ctx_usable(c) : CUDA_ERROR_INVALID_CONTEXT;
 }
 
 uint64_t fk_thread_id(void)
@@ -178,6 +190,8 @@ CUresult fk_status(cm_status st, CUresult invalid)
 	case CM_ERR_INVALID:
 	case CM_ERR_NOT_OURS:
 		return invalid;
+	case CM_ERR_BAD_HANDLE:
+		return CUDA_ERROR_INVALID_HANDLE;
 	case CM_ERR_CAPTURING:
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	case CM_ERR_UNLOADING:
@@ -378,6 +392,7 @@ FK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 	pthread_mutex_lock(&fk.lock);
 	fk.prim[dev].refs++;
 	fk.prim[dev].live = true;
+	fk.prim[dev].destroyed = false; /* re-created after a reset */
 	pthread_mutex_unlock(&fk.lock);
 	*pctx = &fk.prim[dev];
 	return CUDA_SUCCESS;
@@ -408,9 +423,13 @@ FK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 FK_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
 	CUresult r = fk_device_check(dev);
-	if (r == CUDA_SUCCESS)
-		fk_ctx_reset(&fk.prim[dev]); /* resets, does not release */
-	return r;
+	if (r != CUDA_SUCCESS)
+		return r;
+	fk_ctx_reset(&fk.prim[dev]); /* destroys, does not release */
+	pthread_mutex_lock(&fk.lock);
+	fk.prim[dev].destroyed = true;
+	pthread_mutex_unlock(&fk.lock);
+	return CUDA_SUCCESS;
 }
 
 FK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
@@ -487,6 +506,7 @@ FK_API CUresult cuCtxDestroy_v2(CUcontext ctx)
 	fk_ctx_reset(ctx);
 	pthread_mutex_lock(&fk.lock);
 	ctx->live = false; /* the handle stays allocated: see struct CUctx_st */
+	ctx->destroyed = true;
 	pthread_mutex_unlock(&fk.lock);
 	if (fk_cur_ctx() == ctx)
 		fk_depth--;
@@ -551,18 +571,30 @@ FK_API CUresult cuCtxGetDevice(CUdevice *device)
 	return r;
 }
 
-FK_API CUresult cuCtxSynchronize(void)
+/* CUDA 13.0's ABI (cuGetProcAddress gives it for 13000 and later): ctx, or
+ * the current context when NULL. A handle this driver never gave out is
+ * undefined behaviour, as for cuCtxDestroy. */
+FK_API CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
-	CUresult r = fk_begin();
-	int dev = fk_cur_dev();
-	if (r == CUDA_SUCCESS)
-		r = fk_device_sync_check(dev);
+	CUresult r = fk_initialized();
 	if (r != CUDA_SUCCESS)
 		return r;
-	r = fk_status(fk.be->device_synchronize(fk.be->ctx, dev), CUDA_ERROR_INVALID_CONTEXT);
+	if (!ctx)
+		ctx = fk_cur_ctx();
+	r = ctx ? fk_ctx_usable(ctx) : CUDA_ERROR_INVALID_CONTEXT;
+	if (r == CUDA_SUCCESS)
+		r = fk_device_sync_check(ctx->dev);
+	if (r != CUDA_SUCCESS)
+		return r;
+	r = fk_status(fk.be->device_synchronize(fk.be->ctx, ctx->dev), CUDA_ERROR_INVALID_CONTEXT);
 	if (r == CUDA_SUCCESS)
 		fk_drain_frees();
 	return r;
+}
+
+FK_API CUresult cuCtxSynchronize(void)
+{
+	return cuCtxSynchronize_v2(NULL);
 }
 
 FK_API CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority)
@@ -592,6 +624,7 @@ static const struct fk_errstr {
 	E(CUDA_ERROR_NO_DEVICE, "no CUDA-capable device is detected"),
 	E(CUDA_ERROR_INVALID_DEVICE, "invalid device ordinal"),
 	E(CUDA_ERROR_INVALID_CONTEXT, "invalid device context"),
+	E(CUDA_ERROR_CONTEXT_IS_DESTROYED, "context is destroyed"),
 	E(CUDA_ERROR_INVALID_HANDLE, "invalid resource handle"),
 	E(CUDA_ERROR_ILLEGAL_STATE, "the operation cannot be performed in the present state"),
 	E(CUDA_ERROR_NOT_FOUND, "named symbol not found"),

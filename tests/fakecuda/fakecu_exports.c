@@ -109,6 +109,26 @@ FK_API CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *userData)
 { return fk_host_func(s, fn, userData, false); }
 FK_API CUresult cuLaunchHostFunc_ptsz(CUstream s, CUhostFn fn, void *userData)
 { return fk_host_func(s, fn, userData, true); }
+FK_API CUresult cuStreamGetFlags(CUstream s, unsigned int *flags)
+{ return fk_stream_get_flags(s, flags, false); }
+FK_API CUresult cuStreamGetFlags_ptsz(CUstream s, unsigned int *flags)
+{ return fk_stream_get_flags(s, flags, true); }
+FK_API CUresult cuStreamGetCtx(CUstream s, CUcontext *pctx)
+{ return fk_stream_get_ctx(s, pctx, false); }
+FK_API CUresult cuStreamGetCtx_ptsz(CUstream s, CUcontext *pctx)
+{ return fk_stream_get_ctx(s, pctx, true); }
+/* CUDA 12.5's ABI: green contexts are not modelled, so *pGreenCtx is NULL. */
+static CUresult fk_stream_get_ctx2(CUstream s, CUcontext *pctx, CUgreenCtx *pGreenCtx, bool ptsz)
+{
+	CUresult r = pGreenCtx ? fk_stream_get_ctx(s, pctx, ptsz) : CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
+		*pGreenCtx = NULL;
+	return r;
+}
+FK_API CUresult cuStreamGetCtx_v2(CUstream s, CUcontext *pctx, CUgreenCtx *pGreenCtx)
+{ return fk_stream_get_ctx2(s, pctx, pGreenCtx, false); }
+FK_API CUresult cuStreamGetCtx_v2_ptsz(CUstream s, CUcontext *pctx, CUgreenCtx *pGreenCtx)
+{ return fk_stream_get_ctx2(s, pctx, pGreenCtx, true); }
 FK_API CUresult cuStreamSynchronize(CUstream s)
 { return fk_stream_synchronize(s, false); }
 FK_API CUresult cuStreamSynchronize_ptsz(CUstream s)

@@ -69,8 +69,10 @@
 struct CUctx_st {
 	int dev;
 	bool primary;
-	bool live;    /* created: until cuCtxDestroy; primary: while retained */
-	int refs;     /* primary: retain count */
+	bool live;      /* created: until cuCtxDestroy; primary: while retained */
+	bool destroyed; /* created: by cuCtxDestroy; primary: reset, until a
+			 * retain re-creates it */
+	int refs;       /* primary: retain count */
 	unsigned flags;
 };
 
@@ -192,7 +194,7 @@ extern struct fk fk;
 /* CUDA_SUCCESS once cuInit succeeded (and not in a fork child). */
 CUresult fk_initialized(void);
 /* fk_initialized, then a current, live context (CUDA_ERROR_INVALID_CONTEXT
- * without one). */
+ * without one, CUDA_ERROR_CONTEXT_IS_DESTROYED for a reset primary one). */
 CUresult fk_begin(void);
 CUcontext fk_cur_ctx(void);
 int fk_cur_dev(void); /* the current context's device; 0 without one */
@@ -238,6 +240,8 @@ CUresult fk_memcpy(CUdeviceptr dst, CUdeviceptr src, size_t count, CUstream stre
 CUresult fk_memset(CUdeviceptr dst, unsigned char value, size_t count, CUstream stream, bool ptsz,
 		   bool sync);
 CUresult fk_host_func(CUstream stream, CUhostFn fn, void *userData, bool ptsz);
+CUresult fk_stream_get_flags(CUstream stream, unsigned *flags, bool ptsz);
+CUresult fk_stream_get_ctx(CUstream stream, CUcontext *pctx, bool ptsz);
 CUresult fk_stream_synchronize(CUstream stream, bool ptsz);
 CUresult fk_stream_query(CUstream stream, bool ptsz);
 CUresult fk_event_record(CUevent event, CUstream stream, bool ptsz);

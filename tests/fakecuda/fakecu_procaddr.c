@@ -9,11 +9,20 @@
  * / _ptds variant where one exists. The function handed out is the exported
  * one itself (the library links with -Bsymbolic, so it is the same pointer
  * dlsym(libcuda, exported name) gives, even when an interposer defines the
- * name too). No entry named symbol: CUDA_ERROR_NOT_FOUND with
+ * name too). No entry named symbol: CUDA_SUCCESS with
  * CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND; entries, but none old enough:
- * CUDA_ERROR_NOT_FOUND with CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT;
- * *pfn is NULL in both. A cudaVersion above this driver's is
- * CUDA_ERROR_INVALID_VALUE, as documented in cuda.h.
+ * CUDA_SUCCESS with CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT; *pfn is
+ * NULL in both (measured on an H200, CUDA 13.0: probe-h200-driver.txt,
+ * gpa.unknown and gpa.cuMemAllocAsync.11000; the 11.x entry point without a
+ * status answers the same here, not measured). A cudaVersion above this
+ * driver's is CUDA_ERROR_INVALID_VALUE, as NVIDIA documents.
+ *
+ * A base name whose ABI changed maps to the newer function from its version
+ * on: "cuCtxSynchronize" is cuCtxSynchronize_v2 (a context argument) for
+ * 13000 and later, as NVIDIA's driver answers on an H200 (CUDA 13.0);
+ * "cuStreamGetCtx" is cuStreamGetCtx_v2 (a green context too) for 12050
+ * and later, the version NVIDIA's function typedefs give it
+ * (PFN_cuStreamGetCtx_v12050; not measured).
  */
 #include "fakecu_internal.h"
 
@@ -59,6 +68,7 @@ static const fk_proc fk_procs[] = {
 	P(cuCtxPopCurrent, cuCtxPopCurrent_v2, 4000),
 	P(cuCtxGetDevice, cuCtxGetDevice, 2000),
 	P(cuCtxSynchronize, cuCtxSynchronize, 2000),
+	P(cuCtxSynchronize, cuCtxSynchronize_v2, 13000),
 	P(cuCtxGetStreamPriorityRange, cuCtxGetStreamPriorityRange, 5050),
 	P(cuMemAlloc, cuMemAlloc, 2000),
 	P(cuMemAlloc, cuMemAlloc_v2, 3020),
@@ -106,6 +116,12 @@ static const fk_proc fk_procs[] = {
 	P(cuStreamCreateWithPriority, cuStreamCreateWithPriority, 5050),
 	P(cuStreamDestroy, cuStreamDestroy, 2000),
 	P(cuStreamDestroy, cuStreamDestroy_v2, 4000),
+	P(cuStreamGetFlags, cuStreamGetFlags, 5050),
+	T(cuStreamGetFlags, cuStreamGetFlags_ptsz, 7000),
+	P(cuStreamGetCtx, cuStreamGetCtx, 9020),
+	T(cuStreamGetCtx, cuStreamGetCtx_ptsz, 9020),
+	P(cuStreamGetCtx, cuStreamGetCtx_v2, 12050),
+	T(cuStreamGetCtx, cuStreamGetCtx_v2_ptsz, 12050),
 	P(cuStreamSynchronize, cuStreamSynchronize, 2000),
 	T(cuStreamSynchronize, cuStreamSynchronize_ptsz, 7000),
 	P(cuStreamQuery, cuStreamQuery, 2000),
@@ -184,7 +200,7 @@ static CUresult fk_proc_lookup(const char *symbol, void **pfn, int version, cuui
 		*status = best ? CU_GET_PROC_ADDRESS_SUCCESS
 		          : named ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
 			          : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
-	return best ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+	return CUDA_SUCCESS;
 }
 
 FK_API CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion,

@@ -399,6 +399,55 @@ FK_API CUresult cuStreamDestroy_v2(CUstream stream)
 				CUDA_ERROR_INVALID_HANDLE);
 }
 
+/* cuStreamGetFlags and cuStreamGetCtx: what a user stream was created
+ * with; the legacy and per-thread handles (0 too) answer for the calling
+ * thread's current context, with flags 0 (CU_STREAM_DEFAULT: both
+ * synchronize with blocking streams, as NVIDIA documents; the driver's
+ * answer for them is not measured). A destroyed or never-created handle is
+ * CUDA_ERROR_INVALID_HANDLE: NVIDIA's driver calls that undefined (the
+ * probe's questions on such handles crashed it on an H200), but the library
+ * relies on this answer from the fake to refuse unknown stream handles. */
+static CUresult fk_stream_info_of(CUstream stream, bool ptsz, fk_stream_info *out)
+{
+	fk_sref ref;
+	size_t i;
+	CUresult r = fk_initialized();
+
+	if (r == CUDA_SUCCESS)
+		r = fk_stream_resolve(stream, ptsz, &ref);
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (ref.kind != FK_S_USER) {
+		*out = (fk_stream_info){ .live = true, .dev = ref.dev, .ctx = fk_cur_ctx() };
+		return fk_begin();
+	}
+	pthread_mutex_lock(&fk.lock);
+	if (fk_stream_index(ref.h, &i) && i < fk.nstreams && fk.streams[i].live)
+		*out = fk.streams[i];
+	else
+		r = CUDA_ERROR_INVALID_HANDLE; /* destroyed since it was resolved */
+	pthread_mutex_unlock(&fk.lock);
+	return r;
+}
+
+CUresult fk_stream_get_flags(CUstream stream, unsigned *flags, bool ptsz)
+{
+	fk_stream_info si;
+	CUresult r = flags ? fk_stream_info_of(stream, ptsz, &si) : CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
+		*flags = si.flags;
+	return r;
+}
+
+CUresult fk_stream_get_ctx(CUstream stream, CUcontext *pctx, bool ptsz)
+{
+	fk_stream_info si;
+	CUresult r = pctx ? fk_stream_info_of(stream, ptsz, &si) : CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
+		*pctx = si.ctx;
+	return r;
+}
+
 CUresult fk_stream_synchronize(CUstream stream, bool ptsz)
 {
 	fk_sref ref;

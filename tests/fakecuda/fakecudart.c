@@ -13,7 +13,10 @@
  * driver's current one; without one, the runtime retains the primary
  * context of the thread's device (once per device and process) and makes it
  * current. cudaSetDevice does so at once; cudaDeviceReset resets the
- * primary context (cuDevicePrimaryCtxReset), which stays retained.
+ * primary context (cuDevicePrimaryCtxReset), which stays retained, and
+ * re-creates it at once (a retain, then a release: the driver re-creates a
+ * reset primary context at its next retain), so that the threads it is
+ * current to can go on using the device, as the runtime documents.
  *
  * Errors: CUresult and cudaError_t share the numbers of every code the
  * driver returns here (checked at compile time below); CUDA_ERROR_INVALID_
@@ -145,6 +148,7 @@ cudaError_t rt_ctx(void)
 	X(CUDA_ERROR_NO_DEVICE, cudaErrorNoDevice)                                  \
 	X(CUDA_ERROR_INVALID_DEVICE, cudaErrorInvalidDevice)                        \
 	X(CUDA_ERROR_INVALID_CONTEXT, cudaErrorDeviceUninitialized)                 \
+	X(CUDA_ERROR_CONTEXT_IS_DESTROYED, cudaErrorContextIsDestroyed)             \
 	X(CUDA_ERROR_INVALID_HANDLE, cudaErrorInvalidResourceHandle)                \
 	X(CUDA_ERROR_ILLEGAL_STATE, cudaErrorIllegalState)                          \
 	X(CUDA_ERROR_NOT_FOUND, cudaErrorSymbolNotFound)                            \
@@ -206,6 +210,7 @@ static const struct rt_errstr {
 	E(cudaErrorNoDevice, "no CUDA-capable device is detected"),
 	E(cudaErrorInvalidDevice, "invalid device ordinal"),
 	E(cudaErrorInvalidResourceHandle, "invalid resource handle"),
+	E(cudaErrorContextIsDestroyed, "context is destroyed"),
 	E(cudaErrorDeviceUninitialized, "invalid device context"),
 	E(cudaErrorSymbolNotFound, "named symbol not found"),
 	E(cudaErrorInsufficientDriver, "CUDA driver version is insufficient for CUDA runtime "
@@ -345,14 +350,17 @@ RT_API cudaError_t cudaDeviceSynchronize(void)
 	cudaError_t r = rt_ctx();
 	if (r != cudaSuccess)
 		return rt_ret(r);
-	return rt_call(rt_cu.cuCtxSynchronize[0]());
+	return rt_call(rt_cu.cuCtxSynchronize[0](NULL));
 }
 
 RT_API cudaError_t cudaDeviceReset(void)
 {
 	int dev = 0;
+	CUcontext c = NULL;
 	cudaError_t r = cudaGetDevice(&dev);
-	if (r != cudaSuccess)
-		return r;
-	return rt_call(rt_cu.cuDevicePrimaryCtxReset[0](dev));
+	if (r == cudaSuccess)
+		r = rt_call(rt_cu.cuDevicePrimaryCtxReset[0](dev));
+	if (r == cudaSuccess && rt_cu.cuDevicePrimaryCtxRetain[0](&c, dev) == CUDA_SUCCESS)
+		rt_cu.cuDevicePrimaryCtxRelease[0](dev);
+	return r;
 }

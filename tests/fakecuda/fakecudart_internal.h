@@ -34,6 +34,12 @@
  * symbols. */
 #define RT_API __attribute__((visibility("default")))
 
+/* CUDA 13.0's cuCtxSynchronize ABI, the one cuGetProcAddress gives for
+ * 13000, takes the context (NULL: the current one); cuda.h keeps the name
+ * for the old ABI, so the runtime names the new one as cuda.h names
+ * cuMemAlloc_v2. */
+#define cuCtxSynchronize cuCtxSynchronize_v2
+
 /* The driver functions the runtime uses, by the name cuda.h gives the
  * current ABI (cuMemAlloc is cuMemAlloc_v2, ...): each is fetched by its
  * base name. */
