@@ -81,7 +81,7 @@ def moe_steps(torch, steps, rng):
                 if rows.numel() == 0:
                     continue
                 h = self.w2[e](torch.nn.functional.gelu(self.w1[e](x[rows])))
-                out = out.index_add(0, rows, h * weights[rows, slot].unsqueeze(-1).to(h.dtype))
+                out = out.index_add(0, rows, (h * weights[rows, slot].unsqueeze(-1)).to(out.dtype))
             return x + out
 
     model = torch.nn.Sequential(*[Moe() for _ in range(layers)]).cuda()
