@@ -525,12 +525,35 @@ static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag 
 /* With submissions seen: no work was queued on any stream of the device
  * since the last cover, so all of it is complete or ordered before any
  * later work (activity.c). */
-bool cm_quiet(cm_device *d)
+static bool cm_quiet(cm_device *d)
 {
 	cm_heap *h = d->heap;
 	return h->sees_submissions && atomic_load(&d->quiet) &&
 	       !atomic_load_explicit(&h->defaults.ran, memory_order_acquire) &&
 	       !atomic_load_explicit(&d->zombies, memory_order_acquire);
+}
+
+/* The fast path's question (tcache.c), without the lock and without a
+ * device call: may a cudaMalloc block this thread freed be handed to it
+ * again now? The same rules as cm_reuse_need, those that need no call. */
+bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t)
+{
+	switch (d->free_fence) {
+	case CM_FENCE_NONE: return true;
+	case CM_FENCE_HOST: return cm_tag_complete(d, t);
+	default:
+		return atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0 || /* rule 4 */
+		       t->epoch <= atomic_load(&d->ordered_epoch) || cm_quiet(d) || cm_tag_complete(d, t);
+	}
+}
+
+/* Whether cm_reuse_ready_unlocked can say yes on this device at all. */
+bool cm_reuse_may_be_ready_unlocked(cm_device *d)
+{
+	return d->free_fence == CM_FENCE_NONE ||
+	       (d->free_fence == CM_FENCE_GPU &&
+		(d->heap->sees_submissions ||
+		 atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0));
 }
 
 static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t)

@@ -24,10 +24,10 @@
  * structs are type-stable (segment.c), and the owner word plus the block's
  * hand-out ticket tell a stale entry from a live one.
  *
- * Reuse rules (DESIGN 4) still hold: a bin keyed by a stream serves only
- * that stream (rule 1), and is dropped when any stream of the device is
- * destroyed (stream_gen); a cudaMalloc bin serves only under rule 4 or
- * when the block's epoch is already ordered or complete.
+ * Reuse rules (docs/design.md, "The fence protocol") still hold: a bin
+ * keyed by a stream serves only that stream (rule 1), and is dropped when
+ * any stream of the device is destroyed (stream_gen); a cudaMalloc bin
+ * serves only what stream.c's cm_reuse_ready_unlocked allows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -132,19 +132,6 @@ static void cm_tc_count(_Atomic uint64_t *c)
 			      memory_order_relaxed);
 }
 
-/* A cudaMalloc bin's block, freed by this thread with cudaFree: usable
- * under rule 4, once its epoch is ordered or complete, or when no stream
- * ran work since the last cover (stream.c decides all three). */
-static bool cm_tc_none_usable(cm_device *d, const cm_block *b)
-{
-	if (d->free_fence == CM_FENCE_NONE)
-		return true;
-	if (d->free_fence == CM_FENCE_GPU &&
-	    (atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0 || cm_quiet(d) ||
-	     b->tag.epoch <= atomic_load(&d->ordered_epoch)))
-		return true;
-	return cm_tag_complete(d, &b->tag);
-}
 
 /* Registers a block just handed to this thread so that its free can take
  * the fast path. Called under the device lock or on a block tc owns. */
@@ -178,7 +165,7 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_str
 						     memory_order_acq_rel, memory_order_acquire))
 		return false; /* stolen by the OOM ladder: the slow path flushes */
 	/* Ours now: its tag can be read without racing a steal. */
-	if (key == CM_KEY_NONE && !cm_tc_none_usable(d, b)) {
+	if (key == CM_KEY_NONE && !cm_reuse_ready_unlocked(d, &b->tag)) {
 		atomic_store_explicit(&b->owner, parked, memory_order_release);
 		return false;
 	}
@@ -227,11 +214,7 @@ static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *
  * fast path could not hand out again would only hide from other threads. */
 static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 {
-	if (key != CM_KEY_NONE || d->free_fence == CM_FENCE_NONE)
-		return true;
-	return d->free_fence == CM_FENCE_GPU &&
-	       (d->heap->sees_submissions ||
-		atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0);
+	return key != CM_KEY_NONE || cm_reuse_may_be_ready_unlocked(d);
 }
 
 static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
