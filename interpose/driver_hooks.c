@@ -269,8 +269,7 @@ CM_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream s, CUgraph *g)
 
 /* ---- contexts: a context's cache goes with it ---- */
 
-/* Forgets the slot's memory without freeing it (its context freed it). */
-static void cm_drv_forget_slot(int slot)
+void cm_lib_forget_slot(int slot)
 {
 	cm_heap *h = cm_lib_heap();
 	if (!h || slot < 0)
@@ -284,27 +283,48 @@ static void cm_drv_forget_slot(int slot)
 CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
 	if (!cm_in_cuda)
-		cm_drv_forget_slot(cm_ctx_find(ctx));
+		cm_lib_forget_slot(cm_ctx_find(ctx));
 	return CM_DRV(cuCtxDestroy_v2, (ctx));
 }
 
-CM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
+void cm_lib_primary_reset(CUdevice dev)
 {
 	if (!cm_in_cuda)
-		cm_drv_forget_slot(cm_ctx_find_primary(dev));
+		cm_lib_forget_slot(cm_ctx_find_primary(dev));
+}
+
+/* The _v2 names and the older ones (the same signature) alike. */
+CM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+	cm_lib_primary_reset(dev);
 	return CM_DRV(cuDevicePrimaryCtxReset_v2, (dev));
 }
 
-/* The last release destroys the primary context. */
-CM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+CM_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev)
 {
-	CUresult r = CM_DRV(cuDevicePrimaryCtxRelease_v2, (dev));
+	cm_lib_primary_reset(dev);
+	return CM_DRV(cuDevicePrimaryCtxReset, (dev));
+}
+
+/* The last release destroys the primary context. */
+static CUresult cm_drv_primary_released(CUresult r, CUdevice dev)
+{
 	unsigned flags = 0;
 	int active = 1;
 	if (r == CUDA_SUCCESS && !cm_in_cuda &&
 	    cm_drv.cuDevicePrimaryCtxGetState(dev, &flags, &active) == CUDA_SUCCESS && !active)
-		cm_drv_forget_slot(cm_ctx_find_primary(dev));
+		cm_lib_forget_slot(cm_ctx_find_primary(dev));
 	return r;
+}
+
+CM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+	return cm_drv_primary_released(CM_DRV(cuDevicePrimaryCtxRelease_v2, (dev)), dev);
+}
+
+CM_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+	return cm_drv_primary_released(CM_DRV(cuDevicePrimaryCtxRelease, (dev)), dev);
 }
 
 /* ---- queries answered with the block ---- */
@@ -435,6 +455,8 @@ const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuCtxDestroy_v2, "cuCtxDestroy", false),
 	CM_HOOK(cuDevicePrimaryCtxReset_v2, "cuDevicePrimaryCtxReset", false),
 	CM_HOOK(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease", false),
+	CM_HOOK(cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset", false),
+	CM_HOOK(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease", false),
 	CM_HOOK(cuMemGetInfo_v2, "cuMemGetInfo", false),
 	CM_HOOK(cuMemGetAddressRange_v2, "cuMemGetAddressRange", false),
 	CM_HOOK(cuPointerGetAttribute, "cuPointerGetAttribute", false),

@@ -124,3 +124,15 @@ CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s)
 {
 	return cm_hook_free_async(p, s, true);
 }
+
+/* The runtime's reset may reach the driver by a path the lookup hooks do
+ * not see (measured on the H200: the cache kept memory the reset freed),
+ * so it is hooked here too: the current context is the one it destroys.
+ * The driver hook then passes it through (the guard). */
+CM_EXPORT cudaError_t cudaDeviceReset(void)
+{
+	int slot;
+	if (!cm_in_cuda && cm_lib_heap() && cm_lib_device(&slot))
+		cm_lib_forget_slot(slot);
+	return CM_REAL(cudaDeviceReset, ());
+}

@@ -29,6 +29,12 @@ cm_stream cm_lib_stream(CUstream s, bool ptsz);
  * when s is capturing. CM_ERR_NOT_OURS: pass it to CUDA. */
 cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz);
 
+/* The slot's context is about to be destroyed or reset: its cache is
+ * forgotten without freeing, and the slot may serve another context
+ * (driver_hooks.c). cm_lib_primary_reset: device dev's primary context. */
+void cm_lib_forget_slot(int slot);
+void cm_lib_primary_reset(CUdevice dev);
+
 /* The error a failed core call means to the program, left as the
  * runtime's last error too. */
 cudaError_t cm_lib_fail(cm_status st);

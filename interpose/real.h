@@ -25,6 +25,8 @@
 /* cuda.h maps cuGetProcAddress to cuGetProcAddress_v2; the library needs
  * both names as the driver exports them (11.x and 12.x signatures). */
 #undef cuGetProcAddress
+#undef cuDevicePrimaryCtxReset
+#undef cuDevicePrimaryCtxRelease
 
 #define CM_REAL_FUNCS(X)                                                                   \
 	X(cudaMalloc, (void **p, size_t n))                                                \
@@ -33,6 +35,7 @@
 	X(cudaFreeAsync, (void *p, cudaStream_t s))                                        \
 	X(cudaMallocAsync_ptsz, (void **p, size_t n, cudaStream_t s))                      \
 	X(cudaFreeAsync_ptsz, (void *p, cudaStream_t s))                                   \
+	X(cudaDeviceReset, (void))                                                         \
 	X(cudaGetLastError, (void))
 
 typedef struct cm_real_table {
@@ -48,6 +51,8 @@ typedef struct cm_real_table {
 	X(cuDevicePrimaryCtxRetain, (CUcontext * ctx, CUdevice dev))                       \
 	X(cuDevicePrimaryCtxRelease_v2, (CUdevice dev))                                    \
 	X(cuDevicePrimaryCtxReset_v2, (CUdevice dev))                                      \
+	X(cuDevicePrimaryCtxReset, (CUdevice dev))                                         \
+	X(cuDevicePrimaryCtxRelease, (CUdevice dev))                                       \
 	X(cuDevicePrimaryCtxGetState, (CUdevice dev, unsigned *flags, int *active))        \
 	X(cuCtxGetCurrent, (CUcontext * ctx))                                              \
 	X(cuCtxGetDevice, (CUdevice * dev))                                                \
