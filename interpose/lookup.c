@@ -30,7 +30,7 @@
 #define CM_EXPORT __attribute__((visibility("default")))
 #define CM_LOOKUP_CAP 2048 /* a power of two, above twice the hooks */
 
-CM_EXPORT void *dlsym(void *handle, const char *name);
+CM_EXPORT CM_NO_SANITIZE void *dlsym(void *handle, const char *name);
 CM_EXPORT CUresult cuGetProcAddress(const char *sym, void **fn, int ver, cuuint64_t flags);
 
 static struct {
@@ -103,7 +103,7 @@ static void *cm_lookup_swap(void *fn)
 }
 
 /* Driver functions are named cu* and never cuda*. */
-static inline bool cm_lookup_may_be_driver(const char *name)
+CM_NO_SANITIZE static inline bool cm_lookup_may_be_driver(const char *name)
 {
 	return name && name[0] == 'c' && name[1] == 'u' &&
 	       !(name[2] == 'd' && name[3] == 'a');

@@ -16,7 +16,7 @@ static _Atomic(cm_dlsym_fn) cm_real_dlsym_ptr;
 
 /* dlsym moved from libdl to libc in glibc 2.34; the older version node
  * is the one a libc before it has. */
-static cm_dlsym_fn cm_real_dlsym_find(void)
+CM_NO_SANITIZE static cm_dlsym_fn cm_real_dlsym_find(void)
 {
 	cm_dlsym_fn f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
 	if (!f)
@@ -33,7 +33,7 @@ static void *cm_real_dlsym_none(void *handle, const char *name)
 	return NULL;
 }
 
-cm_dlsym_fn cm_real_dlsym_fn(void)
+CM_NO_SANITIZE cm_dlsym_fn cm_real_dlsym_fn(void)
 {
 	cm_dlsym_fn f = atomic_load_explicit(&cm_real_dlsym_ptr, memory_order_acquire);
 	if (__builtin_expect(f == NULL, 0)) {

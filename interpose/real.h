@@ -123,6 +123,10 @@ typedef struct cm_drv_table {
 extern cm_real_table cm_real;
 extern cm_drv_table cm_drv;
 
+/* Code that runs inside the exported dlsym, which a sanitizer's runtime
+ * calls while it initializes, before its shadow memory exists. */
+#define CM_NO_SANITIZE __attribute__((no_sanitize("address", "thread", "undefined")))
+
 /* glibc's dlsym, never the one this library exports. */
 typedef void *(*cm_dlsym_fn)(void *, const char *);
 cm_dlsym_fn cm_real_dlsym_fn(void);
