@@ -22,7 +22,6 @@
 	X(fences, "full fences issued before a reuse")                          \
 	X(collects, "completion collects started")                              \
 	X(idle_proofs, "reuses proven by idle user streams instead of a fence")  \
-	X(quiet_reuses, "reuses proven because no stream ran work since the last cover") \
 	X(lazy_waits, "stream waits inserted at a stream's next submission")    \
 	X(pending_waits, "host waits for pending frees past the pending bound")  \
 	X(stream_failures, "streams forgotten after a failed record, query or wait") \
