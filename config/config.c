@@ -492,6 +492,19 @@ static const char *cm_set_track_submissions(cm_config *cfg, cm_slice v)
 	return cm_parse_bool(v, &cfg->track_submissions);
 }
 
+static const char *cm_set_nvtx_memory(cm_config *cfg, cm_slice v)
+{
+	if (cm_eq_nocase(v, "auto"))
+		cfg->nvtx_memory = CM_NVTX_AUTO;
+	else if (cm_eq_nocase(v, "on"))
+		cfg->nvtx_memory = CM_NVTX_ON;
+	else if (cm_eq_nocase(v, "off"))
+		cfg->nvtx_memory = CM_NVTX_OFF;
+	else
+		return "unknown mode";
+	return NULL;
+}
+
 static const cm_option cm_options[] = {
 	{ "max_split_size_mb", "MiB", "unlimited",
 	  "an integer number of MiB, 20 or more",
@@ -544,6 +557,11 @@ static const cm_option cm_options[] = {
 	  "learn which streams ran work from the driver's submission calls, so "
 	  "that idle streams cost nothing (false: ask every stream)",
 	  cm_set_track_submissions },
+	{ "nvtx_memory", "enum", "auto", "auto, on or off",
+	  "tell an attached tool (compute-sanitizer) which blocks the program "
+	  "holds, through NVTX's memory API; auto: when NVTX_INJECTION64_PATH "
+	  "names a tool",
+	  cm_set_nvtx_memory },
 };
 
 #define CM_NOPTIONS (sizeof cm_options / sizeof cm_options[0])
@@ -749,6 +767,8 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->stats = CM_STATS_OFF;
 	cfg->memgetinfo_counts_cache = true;
 	cfg->track_submissions = true;
+	cfg->nvtx_memory = CM_NVTX_AUTO;
+	cfg->nvtx_injection = false;
 	cfg->sim_memory = CM_SIM_DEFAULT;
 }
 

@@ -33,6 +33,12 @@ typedef enum cm_stats_mode {
 	CM_STATS_EXIT_JSON, /* JSON report written to stats_path at exit */
 } cm_stats_mode;
 
+typedef enum cm_nvtx_mode {
+	CM_NVTX_AUTO, /* on when an NVTX tool is named (NVTX_INJECTION64_PATH) */
+	CM_NVTX_ON,   /* on: NVTX finds a tool itself, or every call is a no-op */
+	CM_NVTX_OFF,  /* never call NVTX */
+} cm_nvtx_mode;
+
 typedef struct cm_config {
 	size_t max_split_size;             /* bytes; SIZE_MAX: no limit */
 	unsigned roundup_divisions[CM_ROUNDUP_INTERVALS]; /* 0 or 1: none */
@@ -47,6 +53,8 @@ typedef struct cm_config {
 	bool memgetinfo_counts_cache;
 	bool track_submissions;
 	int report_signal;                 /* 0: none, else SIGUSR1 or SIGUSR2 */
+	cm_nvtx_mode nvtx_memory;          /* blocks as NVTX memory regions */
+	bool nvtx_injection;               /* NVTX_INJECTION64_PATH is set (env.c) */
 	size_t sim_memory;                 /* CACHEMALLOC_SIM_MEMORY, bytes */
 } cm_config;
 

@@ -2,6 +2,8 @@
  *
  * Owns the process-wide configuration. cm_config_get reads
  * CACHEMALLOC_CONF and CACHEMALLOC_SIM_MEMORY exactly once (pthread_once),
+ * and whether NVTX_INJECTION64_PATH (the NVTX tool compute-sanitizer
+ * names; docs/design.md, "Blocks visible to compute-sanitizer") is set,
  * builds the configuration, reports bad entries on stderr, and from then on
  * hands out the same immutable cm_config. The decision itself lives in
  * cm_config_from_env, which takes the strings and the secure flag as
@@ -20,6 +22,7 @@
 
 #define CM_ENV_CONF "CACHEMALLOC_CONF"
 #define CM_ENV_SIM "CACHEMALLOC_SIM_MEMORY"
+#define CM_ENV_NVTX "NVTX_INJECTION64_PATH"
 
 static cm_config cm_env_config;
 static pthread_once_t cm_env_once = PTHREAD_ONCE_INIT;
@@ -53,8 +56,14 @@ static void cm_env_load(void)
 {
 	bool secure = getauxval(AT_SECURE) != 0;
 
+	/* secure_getenv: a test tool interposes getenv to see whether NVTX
+	 * itself looked for a tool (tests/integration/fakenvtx.c). */
+	const char *nvtx = secure_getenv(CM_ENV_NVTX);
+
 	cm_config_from_env(&cm_env_config, getenv(CM_ENV_CONF),
 			   getenv(CM_ENV_SIM), secure, stderr);
+	/* Only whether a tool is named: NVTX itself loads it. */
+	cm_env_config.nvtx_injection = nvtx && nvtx[0];
 }
 
 const cm_config *cm_config_get(void)

@@ -13,6 +13,7 @@
 
 #include "context.h"
 #include "library.h"
+#include "nvtx.h"
 #include "real.h"
 
 static cm_status cm_cu_status(CUresult r)
@@ -63,12 +64,15 @@ static cm_status cm_cu_mem_alloc(void *ctx, int slot, size_t size, uintptr_t *ou
 	CUdeviceptr p = 0;
 	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemAlloc_v2(&p, size));
 	*out = (uintptr_t)p;
+	if (st == CM_OK)
+		cm_nvtx_segment_added(slot, (uintptr_t)p, size);
 	return st;
 }
 
 static cm_status cm_cu_mem_free(void *ctx, int slot, uintptr_t ptr)
 {
 	(void)ctx;
+	cm_nvtx_segment_removed(ptr);
 	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemFree_v2((CUdeviceptr)ptr));
 	return st == CM_ERR_UNLOADING ? CM_OK : st; /* at exit the driver frees it */
 }

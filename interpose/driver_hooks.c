@@ -18,6 +18,7 @@
 #include "context.h"
 #include "hook_entry.h"
 #include "library.h"
+#include "nvtx.h"
 
 #define CM_EXPORT __attribute__((visibility("default")))
 
@@ -45,6 +46,8 @@ CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	uintptr_t out = 0;
 	cm_in_cuda++;
 	cm_status st = cm_malloc(h, slot, n, &out);
+	if (cm_nvtx_active() && st == CM_OK && out)
+		cm_nvtx_block_added(out, n);
 	cm_in_cuda--;
 	*p = (CUdeviceptr)out;
 	return cm_lib_cu_fail(st);
@@ -56,6 +59,8 @@ CM_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return CM_DRV(cuMemFree_v2, (p));
 	cm_in_cuda++;
+	if (cm_nvtx_active())
+		cm_nvtx_block_freeing(h, (uintptr_t)p);
 	cm_status st = cm_free(h, (uintptr_t)p);
 	cm_in_cuda--;
 	if (st == CM_ERR_NOT_OURS)
@@ -73,6 +78,8 @@ static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool p
 	uintptr_t out = 0;
 	cm_in_cuda++;
 	cm_status st = cm_malloc_async(h, slot, n, cm_lib_stream(s, ptsz), &out);
+	if (cm_nvtx_active() && st == CM_OK && out)
+		cm_nvtx_block_added(out, n);
 	cm_in_cuda--;
 	*p = (CUdeviceptr)out;
 	return cm_lib_cu_fail(st);
@@ -275,6 +282,7 @@ void cm_lib_forget_slot(int slot)
 	if (!h || slot < 0)
 		return;
 	cm_in_cuda++;
+	cm_nvtx_slot_forgotten(slot); /* its segments went with the context */
 	cm_device_reset(h, slot);
 	cm_ctx_forget(slot);
 	cm_in_cuda--;

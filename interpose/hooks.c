@@ -14,6 +14,7 @@
  * thread's per-thread stream in the _ptsz ones.
  */
 #include "library.h"
+#include "nvtx.h"
 
 #define CM_EXPORT __attribute__((visibility("default")))
 
@@ -56,6 +57,8 @@ CM_EXPORT cudaError_t cudaMalloc(void **p, size_t n)
 	uintptr_t out = 0;
 	cm_in_cuda++;
 	cm_status st = cm_malloc(h, slot, n, &out);
+	if (cm_nvtx_active() && st == CM_OK && out)
+		cm_nvtx_block_added(out, n);
 	cm_in_cuda--;
 	*p = (void *)out;
 	return cm_hook_result(st);
@@ -67,6 +70,8 @@ CM_EXPORT cudaError_t cudaFree(void *p)
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return CM_REAL(cudaFree, (p));
 	cm_in_cuda++;
+	if (cm_nvtx_active())
+		cm_nvtx_block_freeing(h, (uintptr_t)p);
 	cm_status st = cm_free(h, (uintptr_t)p);
 	cm_in_cuda--;
 	if (st == CM_ERR_NOT_OURS)
@@ -86,6 +91,8 @@ static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool
 	uintptr_t out = 0;
 	cm_in_cuda++;
 	cm_status st = cm_malloc_async(h, slot, n, cm_lib_stream((CUstream)s, ptsz), &out);
+	if (cm_nvtx_active() && st == CM_OK && out)
+		cm_nvtx_block_added(out, n);
 	cm_in_cuda--;
 	*p = (void *)out;
 	return cm_hook_result(st);

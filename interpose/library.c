@@ -13,6 +13,7 @@
 #include "config.h"
 #include "hook_entry.h"
 #include "library.h"
+#include "nvtx.h"
 
 static _Atomic(cm_heap *) cm_lib_heap_ptr;
 static atomic_bool cm_lib_disabled;
@@ -101,6 +102,7 @@ static bool cm_lib_init_locked(void)
 		return false;
 	}
 	cm_real_resolve(); /* the runtime, when the program has one */
+	cm_nvtx_init(cfg);
 	cm_ctx_init(n);
 	cm_cuda_backend_init(&cm_lib_backend, cm_ctx_slot_count());
 	if (cfg->expandable_segments) {
@@ -191,8 +193,11 @@ cm_stream cm_lib_stream(CUstream s, bool ptsz)
 
 cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)
 {
-	if (!cm_lib_capturing(s))
+	if (!cm_lib_capturing(s)) {
+		if (cm_nvtx_active())
+			cm_nvtx_block_freeing(h, p);
 		return cm_free_async(h, p, cm_lib_stream(s, ptsz));
+	}
 	/* A graph would free it at replay, long after now: a cached block can
 	 * neither be handed to the graph nor reused. It stays out. */
 	cm_ptr_info info;

@@ -13,6 +13,7 @@
 
 #include "backend_cuda.h"
 #include "context.h"
+#include "nvtx.h"
 #include "real.h"
 
 static int cm_vmm_devices;
@@ -39,13 +40,16 @@ static cm_status cm_vmm_granularity(void *ctx, int dev, size_t *out)
 								   CU_MEM_ALLOC_GRANULARITY_MINIMUM));
 }
 
+/* The whole range is one heap (docs/design.md, "Blocks visible to
+ * compute-sanitizer"): blocks stay inside it as it grows and shrinks. */
 static cm_status cm_vmm_reserve(void *ctx, int dev, size_t size, uintptr_t *va)
 {
 	(void)ctx;
-	(void)dev;
 	CUdeviceptr p = 0;
 	cm_status st = cm_vmm_status(cm_drv.cuMemAddressReserve(&p, size, 0, 0, 0));
 	*va = (uintptr_t)p;
+	if (st == CM_OK)
+		cm_nvtx_segment_added(dev, (uintptr_t)p, size);
 	return st;
 }
 
@@ -53,6 +57,7 @@ static cm_status cm_vmm_release(void *ctx, int dev, uintptr_t va, size_t size)
 {
 	(void)ctx;
 	(void)dev;
+	cm_nvtx_segment_removed(va);
 	return cm_vmm_status(cm_drv.cuMemAddressFree((CUdeviceptr)va, size));
 }
 

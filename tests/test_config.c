@@ -513,6 +513,8 @@ static void test_bad_words(void **state)
 	check_bad_value("stats", "exitt");
 	check_bad_value("report_signal", "SIGKILL");
 	check_bad_value("report_signal", "10");
+	check_bad_value("nvtx_memory", "yes");
+	check_bad_value("nvtx_memory", "");
 }
 
 static void test_report_signal(void **state)
@@ -527,6 +529,23 @@ static void test_report_signal(void **state)
 	assert_int_equal(cfg.report_signal, SIGUSR2);
 	assert_int_equal(cm_config_parse(&cfg, "report_signal:none", NULL), 0);
 	assert_int_equal(cfg.report_signal, 0);
+}
+
+static void test_nvtx_memory(void **state)
+{
+	(void)state;
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	assert_int_equal(cfg.nvtx_memory, CM_NVTX_AUTO);
+	assert_false(cfg.nvtx_injection);
+	assert_int_equal(cm_config_parse(&cfg, "nvtx_memory:off", NULL), 0);
+	assert_int_equal(cfg.nvtx_memory, CM_NVTX_OFF);
+	assert_int_equal(cm_config_parse(&cfg, "nvtx_memory:ON", NULL), 0);
+	assert_int_equal(cfg.nvtx_memory, CM_NVTX_ON);
+	assert_int_equal(cm_config_parse(&cfg, "nvtx_memory:auto", NULL), 0);
+	assert_int_equal(cfg.nvtx_memory, CM_NVTX_AUTO);
+	assert_int_equal(cm_config_parse(&cfg, "nvtx_memory:maybe", NULL), 1);
+	assert_int_equal(cfg.nvtx_memory, CM_NVTX_AUTO); /* a bad value keeps the last */
 }
 
 static void test_out_of_range_message(void **state)
@@ -1018,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_bad_words),
 		cmocka_unit_test(test_report_signal),
+		cmocka_unit_test(test_nvtx_memory),
 		cmocka_unit_test(test_out_of_range_message),
 		cmocka_unit_test(test_huge_numbers),
 		cmocka_unit_test(test_unknown_key),
