@@ -41,6 +41,22 @@
 CM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s);
 CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s);
 
+/* After cudaDeviceReset the thread's current context is the destroyed one
+ * until the runtime's next call makes a new one (seen on the H200): each
+ * thread's first allocation after a reset goes through the runtime, whose
+ * driver call then reaches the cache (driver_hooks.c). */
+static atomic_uint cm_hook_resets;
+static __thread unsigned cm_hook_resets_seen __attribute__((tls_model("initial-exec")));
+
+static bool cm_hook_reset_seen(void)
+{
+	unsigned resets = atomic_load_explicit(&cm_hook_resets, memory_order_relaxed);
+	if (__builtin_expect(cm_hook_resets_seen == resets, 1))
+		return true;
+	cm_hook_resets_seen = resets;
+	return false;
+}
+
 static cudaError_t cm_hook_result(cm_status st)
 {
 	return st == CM_OK ? cudaSuccess : cm_lib_fail(st);
@@ -52,8 +68,8 @@ CM_EXPORT cudaError_t cudaMalloc(void **p, size_t n)
 	int slot;
 	if (cm_in_cuda || !p)
 		return CM_REAL(cudaMalloc, (p, n));
-	if (!(h = cm_lib_heap()) || !cm_lib_device(&slot)) /* the runtime initializes */
-		return CM_REAL_UNGUARDED(cudaMalloc, (p, n));
+	if (!(h = cm_lib_heap()) || !cm_hook_reset_seen() || !cm_lib_device(&slot))
+		return CM_REAL_UNGUARDED(cudaMalloc, (p, n)); /* the runtime initializes */
 	uintptr_t out = 0;
 	cm_in_cuda++;
 	cm_status st = cm_malloc(h, slot, n, &out);
@@ -85,7 +101,8 @@ static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool
 	int slot;
 	if (cm_in_cuda || !p)
 		return ptsz ? CM_REAL(cudaMallocAsync_ptsz, (p, n, s)) : CM_REAL(cudaMallocAsync, (p, n, s));
-	if (!(h = cm_lib_heap()) || cm_lib_capturing((CUstream)s) || !cm_lib_device(&slot))
+	if (!(h = cm_lib_heap()) || !cm_hook_reset_seen() || cm_lib_capturing((CUstream)s) ||
+	    !cm_lib_device(&slot))
 		return ptsz ? CM_REAL_UNGUARDED(cudaMallocAsync_ptsz, (p, n, s))
 			    : CM_REAL_UNGUARDED(cudaMallocAsync, (p, n, s));
 	uintptr_t out = 0;
@@ -141,5 +158,7 @@ CM_EXPORT cudaError_t cudaDeviceReset(void)
 	int slot;
 	if (!cm_in_cuda && cm_lib_heap() && cm_lib_device(&slot))
 		cm_lib_forget_slot(slot);
-	return CM_REAL(cudaDeviceReset, ());
+	cudaError_t err = CM_REAL(cudaDeviceReset, ());
+	atomic_fetch_add(&cm_hook_resets, 1);
+	return err;
 }

@@ -42,6 +42,11 @@ rt_driver rt_cu;
 static pthread_once_t rt_once = PTHREAD_ONCE_INIT;
 static bool rt_loaded;
 static _Atomic(CUcontext) rt_primary[RT_MAX_DEVICES];
+/* cudaDeviceReset leaves the destroyed context current, as NVIDIA's does
+ * (seen on an H200: the next driver call in it fails); each thread's next
+ * runtime call retains the primary context anew and makes it current. */
+static atomic_uint rt_resets;
+static __thread unsigned rt_resets_seen;
 static _Thread_local cudaError_t rt_last_error;
 static _Thread_local int rt_device;
 
@@ -129,6 +134,11 @@ cudaError_t rt_ctx(void)
 	cudaError_t e = rt_init();
 	if (e == cudaSuccess)
 		e = rt_err(rt_cu.cuCtxGetCurrent[0](&c));
+	unsigned resets = atomic_load(&rt_resets);
+	if (rt_resets_seen != resets) {
+		rt_resets_seen = resets;
+		c = NULL;
+	}
 	if (e != cudaSuccess || c)
 		return e;
 	e = rt_primary_ctx(rt_device, &c);
@@ -358,9 +368,14 @@ RT_API cudaError_t cudaDeviceReset(void)
 	int dev = 0;
 	CUcontext c = NULL;
 	cudaError_t r = cudaGetDevice(&dev);
+	(void)c;
 	if (r == cudaSuccess)
 		r = rt_call(rt_cu.cuDevicePrimaryCtxReset[0](dev));
-	if (r == cudaSuccess && rt_cu.cuDevicePrimaryCtxRetain[0](&c, dev) == CUDA_SUCCESS)
-		rt_cu.cuDevicePrimaryCtxRelease[0](dev);
+	if (r == cudaSuccess && dev < RT_MAX_DEVICES) {
+		CUcontext old = atomic_exchange(&rt_primary[dev], NULL);
+		if (old)
+			rt_cu.cuDevicePrimaryCtxRelease[0](dev); /* the runtime's retain */
+		atomic_fetch_add(&rt_resets, 1);
+	}
 	return r;
 }
