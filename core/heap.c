@@ -34,6 +34,7 @@ static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 	d->free_fence = (uint8_t)h->cfg.free_fence;
 	d->expandable = h->cfg.expandable_segments && cm_exp_supported(d);
 	pthread_mutex_init(&d->lock, NULL);
+	cm_fence_init_device(d);
 	return cm_stream_init_device(d);
 }
 
@@ -50,6 +51,7 @@ static void cm_device_fini(cm_device *d)
 			be->mem_free(be->ctx, d->index, cm_seg_base(seg));
 		free(seg);
 	}
+	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
 	cm_livemap_free(&d->live);
 	free(d->trace);
@@ -439,6 +441,7 @@ void cm_device_reset(cm_heap *h, int dev)
 	pthread_mutex_lock(&d->lock);
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
+	cm_fence_forget_all(d);
 	pthread_mutex_unlock(&d->lock);
 }
 

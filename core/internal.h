@@ -205,6 +205,7 @@ struct cm_device {
 	bool expandable;    /* expandable_segments, and the backend can */
 
 	cm_pool none_small, none_large; /* cudaMalloc's pools */
+	/* Stream records (streams.c); zombies and stream_gen below too. */
 	cm_stream_rec legacy;
 	cm_stream_rec **stream_table; /* user streams by handle */
 	size_t stream_table_cap;
@@ -212,7 +213,7 @@ struct cm_device {
 	size_t nb_count;
 	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
-	/* The submission protocol (activity.c, stream.c). lock-free reads. */
+	/* The submission protocol (activity.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
@@ -224,17 +225,17 @@ struct cm_device {
 	size_t nsegs, segs_cap;
 	cm_livemap live;
 
-	/* The epoch protocol (stream.c). lock-free reads. */
+	/* The epoch protocol (fence.c). lock-free reads. */
 	_Atomic uint64_t epoch;           /* stamped on every free */
 	_Atomic uint64_t ordered_epoch;   /* a fence was issued after these */
 	_Atomic uint64_t completed_epoch; /* their work is proven complete */
 	cm_event fence_event;             /* the last fence's legacy event */
-	cm_event birth_event;             /* orders new streams (stream.c) */
-	cm_stream_rec *retired_streams;   /* records to reuse */
+	cm_event birth_event;             /* orders new streams (streams.c) */
+	cm_stream_rec *retired_streams;   /* records to reuse (streams.c) */
 	bool fence_recorded;
 	cm_collect collect;
 
-	cm_event *event_pool;
+	cm_event *event_pool; /* streams.c */
 	size_t nevents_pooled, event_pool_cap;
 
 	/* Unmapped physical chunks kept for stitching (stitch.c): complete,
@@ -334,7 +335,29 @@ void cm_livemap_free(cm_livemap *m);
 void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta);
 #define CM_LEVEL(st, name, delta) cm_stats_level_add(&(st)->name, &(st)->peak_##name, (delta))
 
-/* stream.c: stream records and the fence protocol (DESIGN 4). */
+/* Atomically raises *a to v (the epochs and sequences only grow). */
+static inline void cm_atomic_max(_Atomic uint64_t *a, uint64_t v)
+{
+	uint64_t cur = atomic_load(a);
+	while (cur < v && !atomic_compare_exchange_weak(a, &cur, v))
+		;
+}
+
+/* streams.c: stream records, the event pool. */
+cm_status cm_stream_init_device(cm_device *d);
+void cm_stream_fini_device(cm_device *d);
+cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out);
+int cm_stream_device(cm_heap *h, cm_stream s);
+bool cm_stream_capturing(cm_device *d, cm_stream s);
+void cm_stream_reap(cm_device *d, bool all_complete);
+void cm_stream_forget(cm_device *d, cm_stream_rec *r);
+void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
+void cm_stream_forget_all(cm_device *d);
+cm_status cm_event_get(cm_device *d, cm_event *out);
+cm_status cm_event_ensure(cm_device *d, cm_event *ev);
+void cm_event_put(cm_device *d, cm_event ev);
+
+/* fence.c: the fence protocol (docs/design.md, "The fence protocol"). */
 typedef enum cm_need { CM_NEED_NOTHING, CM_NEED_WAIT, CM_NEED_FENCE, CM_NEED_SYNC } cm_need;
 typedef struct cm_request {
 	size_t size;      /* rounded */
@@ -344,9 +367,9 @@ typedef struct cm_request {
 	cm_tcache *tc;
 	bool reported; /* out of memory, and the report was printed */
 } cm_request;
-cm_status cm_stream_init_device(cm_device *d);
-void cm_stream_fini_device(cm_device *d);
-cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out);
+void cm_fence_init_device(cm_device *d);
+void cm_fence_fini_device(cm_device *d);
+void cm_fence_forget_all(cm_device *d);
 cm_tag cm_tag_for_free(cm_device *d, cm_stream_rec *s, uint32_t thread);
 cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);
@@ -356,10 +379,6 @@ bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t);
 bool cm_reuse_may_be_ready_unlocked(cm_device *d);
 bool cm_pending_bound_wait(cm_device *d, size_t grow);
 cm_status cm_device_sync_locked(cm_device *d);
-cm_status cm_event_get(cm_device *d, cm_event *out);
-void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
-void cm_stream_forget_all(cm_device *d);
-void cm_event_put(cm_device *d, cm_event ev);
 
 /* activity.c: which streams ran work. */
 cm_status cm_activity_init(cm_heap *h);

@@ -27,7 +27,7 @@
  * Reuse rules (docs/design.md, "The fence protocol") still hold: a bin
  * keyed by a stream serves only that stream (rule 1), and is dropped when
  * any stream of the device is destroyed (stream_gen); a cudaMalloc bin
- * serves only what stream.c's cm_reuse_ready_unlocked allows.
+ * serves only what fence.c's cm_reuse_ready_unlocked allows.
  */
 #include <stdlib.h>
 #include <string.h>
