@@ -116,7 +116,9 @@ void cm_stats_get(cm_heap *h, int dev, cm_stats *out);
  * writes what is wrong to err and returns false. */
 bool cm_heap_check(cm_heap *h, FILE *err);
 
-/* The rounded size a request of this many bytes is served with. */
+/* The rounded size a request of this many bytes is served with, and the
+ * roundup_power2_divisions that apply to it (0 or 1: none). */
 size_t cm_round_size(const cm_config *cfg, size_t size);
+unsigned cm_size_divisions(const cm_config *cfg, size_t size);
 
 #endif

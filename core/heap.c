@@ -73,10 +73,8 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->cfg = *cfg;
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
 	h->ndev = be->device_count;
-	h->round_plain = true;
+	h->round_plain = cm_size_rounds_plain(cfg);
 	h->fast = cfg->oom_snapshot[0] == '\0';
-	for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
-		h->round_plain &= cfg->roundup_divisions[i] <= 1;
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired || cm_activity_init(h) != CM_OK) {

@@ -290,6 +290,7 @@ static inline size_t cm_size_round_plain(size_t size)
 }
 size_t cm_size_segment(size_t rounded);
 bool cm_size_is_small(size_t rounded);
+bool cm_size_rounds_plain(const cm_config *cfg);
 
 /* segment.c: segments, blocks, split and merge, the live map. */
 cm_block *cm_block_new(cm_device *d);

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "cachemalloc.h" /* cm_size_divisions: the lookup the lists feed */
 #include "config.h"
 
 #define MiB ((size_t)1 << 20)
@@ -152,7 +153,7 @@ static void test_defaults(void **state)
 	assert_string_equal(c.oom_snapshot, "");
 	assert_true(c.memgetinfo_counts_cache);
 	assert_true(c.sim_memory == 16 * GiB);
-	assert_int_equal(cm_config_divisions(&c, 300 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&c, 300 * MiB), 0);
 }
 
 static void test_null_and_blank(void **state)
@@ -299,12 +300,12 @@ static void test_roundup_single(void **state)
 	assert_clean(p);
 	for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
 		assert_int_equal(p->cfg.roundup_divisions[i], 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1), 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, SIZE_MAX), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, SIZE_MAX), 4);
 	done(p);
 	p = parse("roundup_power2_divisions:1");
 	assert_clean(p);
-	assert_int_equal(cm_config_divisions(&p->cfg, 5 * GiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 5 * GiB), 1);
 	done(p);
 }
 
@@ -320,15 +321,15 @@ static void test_roundup_list_example(void **state)
 	p = parse("roundup_power2_divisions:[256:1,512:2,>:8],max_split_size_mb:100");
 	assert_clean(p);
 	assert_divisions(&p->cfg, want);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB), 1);
-	assert_int_equal(cm_config_divisions(&p->cfg, 256 * MiB), 1);
-	assert_int_equal(cm_config_divisions(&p->cfg, 300 * MiB), 1);
-	assert_int_equal(cm_config_divisions(&p->cfg, 512 * MiB), 2);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1023 * MiB), 2);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * GiB), 8);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4 * GiB), 8);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4096), 1); /* below 1 MiB */
-	assert_int_equal(cm_config_divisions(&p->cfg, 0), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 256 * MiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 300 * MiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 512 * MiB), 2);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1023 * MiB), 2);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * GiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4 * GiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4096), 1); /* below 1 MiB */
+	assert_int_equal(cm_size_divisions(&p->cfg, 0), 1);
 	/* The comma inside [...] did not end the entry. */
 	assert_true(p->cfg.max_split_size == 100 * MiB);
 	done(p);
@@ -354,15 +355,15 @@ static void test_roundup_list_forms(void **state)
 	p = parse("roundup_power2_divisions:[1:4,>:8]");
 	assert_clean(p);
 	assert_divisions(&p->cfg, one_four);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB + 1), 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, 2 * MiB), 8);
-	assert_int_equal(cm_config_divisions(&p->cfg, 100 * GiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB + 1), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 2 * MiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 100 * GiB), 8);
 	done(p);
 
 	p = parse("roundup_power2_divisions: [ 64:8, 256:4, 1024:4, >:1 ] ");
 	assert_clean(p);
 	assert_divisions(&p->cfg, doc);
-	assert_int_equal(cm_config_divisions(&p->cfg, 128 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 128 * MiB), 0);
 	done(p);
 
 	p = parse("roundup_power2_divisions:[>:8]");
@@ -379,9 +380,9 @@ static void test_roundup_list_forms(void **state)
 	/* 0 disables rounding for an interval; allowed in the list form. */
 	p = parse("roundup_power2_divisions:[2:0,>:4]");
 	assert_clean(p);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB), 0);
-	assert_int_equal(cm_config_divisions(&p->cfg, 2 * MiB), 0);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4 * MiB), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 2 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4 * MiB), 4);
 	done(p);
 
 	/* A list applies on top of the previous setting, as in PyTorch. */
@@ -454,8 +455,8 @@ static void test_roundup_unclosed_recovers(void **state)
 			  "roundup_power2_divisions", "\"[256:1,512:2\"");
 	assert_contains(p->out, "missing ']'");
 	assert_true(p->cfg.max_split_size == 64 * MiB);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB), 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4 * MiB), 0);
 	done(p);
 	/* Bracket characters in a path are not a list. */
 	p = parse("oom_snapshot:/tmp/a[1,stats:exit");
