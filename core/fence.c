@@ -21,7 +21,9 @@
  *
  * Owns, per device: the epochs, the quiet flag and order generation (with
  * activity.c), the last fence's event, the collect in flight and the bound
- * on memory taken while it is pending; and the synchronization hooks.
+ * on memory taken while it is pending; and what a synchronization proves
+ * (heap.c's cm_sync_begin/end call cm_fence_sync_begin and
+ * cm_fence_synced). It calls down to streams.c and activity.c only.
  *
  * Epoch invariant: the epoch is advanced (atomically) BEFORE the events of a
  * fence, collect or synchronization are issued, so every free stamped with
@@ -532,49 +534,45 @@ cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
 	return CM_NOT_READY;
 }
 
-/* ---- synchronization hooks (rule 6) ---- */
+/* ---- synchronization (rule 6); the entry points are heap.c's ---- */
 
-cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s)
+/* Before a synchronization of s (or of the device, CM_SYNC_DEVICE): the
+ * mark that it will prove complete once it returns. A user stream the
+ * device refuses leaves the token without a mark. */
+void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
+			 cm_sync_token *tok)
 {
-	cm_sync_token tok = {0};
-	if (dev < 0 && s != CM_SYNC_DEVICE && s != CM_STREAM_LEGACY && s != CM_STREAM_PER_THREAD)
-		dev = cm_stream_device(h, s);
-	tok.dev = dev;
-	if (dev < 0 || dev >= h->ndev)
-		return tok;
-	cm_device *d = &h->devs[dev];
 	if (s == CM_SYNC_DEVICE) {
-		tok.mark = atomic_fetch_add(&d->epoch, 1);
-		return tok;
+		tok->mark = atomic_fetch_add(&d->epoch, 1);
+		return;
 	}
-	cm_tcache *tc = cm_tc_get(h);
 	cm_stream_rec *r = NULL;
 	pthread_mutex_lock(&d->lock);
-	cm_status st = cm_stream_lookup(d, s, tc, &r);
+	cm_status st = cm_stream_lookup(d, s, per_thread, thread, &r);
 	pthread_mutex_unlock(&d->lock);
 	if (st == CM_OK) {
-		tok.rec = r;
-		tok.mark = atomic_fetch_add(&r->free_seq, 1);
+		tok->rec = r;
+		tok->mark = atomic_fetch_add(&r->free_seq, 1);
 	}
-	return tok;
 }
 
-void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
+/* After the synchronization succeeded: its frees are complete. True when
+ * it was device-wide; the caller then calls cm_fence_synced_locked. */
+bool cm_fence_synced(cm_device *d, cm_sync_token tok)
 {
-	int dev = tok.dev;
-	if (result != CM_OK || dev < 0 || dev >= h->ndev || !tok.mark)
-		return;
-	cm_device *d = &h->devs[dev];
 	if (tok.rec) {
 		cm_atomic_max(&((cm_stream_rec *)tok.rec)->completed_seq, tok.mark);
-		return;
+		return false;
 	}
 	cm_atomic_max(&d->completed_epoch, tok.mark);
-	cm_thread_flush(h);
-	pthread_mutex_lock(&d->lock);
-	if (d->collect.active && d->collect.epoch <= tok.mark)
+	return true;
+}
+
+/* A device synchronization at mark completed: so did a collect started
+ * before it, and the zombies' tails. */
+void cm_fence_synced_locked(cm_device *d, uint64_t mark)
+{
+	if (d->collect.active && d->collect.epoch <= mark)
 		cm_collect_end(d);
 	cm_stream_reap(d, false);
-	cm_release_trim_locked(d);
-	pthread_mutex_unlock(&d->lock);
 }

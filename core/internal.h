@@ -293,15 +293,14 @@ bool cm_size_is_small(size_t rounded);
 bool cm_size_rounds_plain(const cm_config *cfg);
 
 /* segment.c: segments, blocks, split and merge, the live map. */
-cm_block *cm_block_new(cm_device *d);
 void cm_block_delete(cm_device *d, cm_block *b);
 cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block **out);
 void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back);
 cm_segment *cm_segment_find(cm_device *d, uintptr_t addr);
 cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
 cm_block *cm_block_put(cm_device *d, cm_block *b);
+void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
-bool cm_block_has_free_neighbour(const cm_block *b);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
 cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
@@ -311,13 +310,16 @@ cm_block *cm_segment_last(cm_segment *seg);
 /* expandable.c */
 bool cm_exp_supported(const cm_device *d);
 cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size);
-size_t cm_exp_trim(cm_device *d, cm_segment *seg);
 size_t cm_exp_trim_all(cm_device *d);
 void cm_exp_release(cm_device *d, cm_segment *seg);
-void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep);
+bool cm_exp_destroy(cm_device *d, cm_segment *seg);
 
 /* stitch.c: free physical chunks moved to where they are needed. */
-size_t cm_stitch_gather(cm_device *d, cm_segment *growing, size_t want);
+typedef struct cm_stitch_cut {
+	cm_block *b;
+	uintptr_t lo, hi; /* whole chunks of free block b */
+} cm_stitch_cut;
+cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, size_t *ncuts);
 bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out);
 void cm_stitch_keep(cm_device *d, size_t chunk, cm_mem_handle h);
 size_t cm_stitch_release(cm_device *d);
@@ -331,7 +333,6 @@ typedef struct cm_stitch_view {
 void cm_stitch_view_of(cm_device *d, cm_stitch_view *v);
 bool cm_livemap_insert(cm_livemap *m, cm_block *b);
 cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
-void cm_livemap_remove(cm_livemap *m, uintptr_t addr);
 void cm_livemap_free(cm_livemap *m);
 void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta);
 #define CM_LEVEL(st, name, delta) cm_stats_level_add(&(st)->name, &(st)->peak_##name, (delta))
@@ -347,7 +348,8 @@ static inline void cm_atomic_max(_Atomic uint64_t *a, uint64_t v)
 /* streams.c: stream records, the event pool. */
 cm_status cm_stream_init_device(cm_device *d);
 void cm_stream_fini_device(cm_device *d);
-cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out);
+cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
+			   cm_stream_rec **out);
 int cm_stream_device(cm_heap *h, cm_stream s);
 bool cm_stream_capturing(cm_device *d, cm_stream s);
 void cm_stream_reap(cm_device *d, bool all_complete);
@@ -380,6 +382,10 @@ bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t);
 bool cm_reuse_may_be_ready_unlocked(cm_device *d);
 bool cm_pending_bound_wait(cm_device *d, size_t grow);
 cm_status cm_device_sync_locked(cm_device *d);
+void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
+			 cm_sync_token *tok);
+bool cm_fence_synced(cm_device *d, cm_sync_token tok);
+void cm_fence_synced_locked(cm_device *d, uint64_t mark);
 
 /* activity.c: which streams ran work. */
 cm_status cm_activity_init(cm_heap *h);
@@ -427,7 +433,6 @@ cm_stream cm_trace_stream(const cm_stream_rec *rec);
 /* release.c */
 size_t cm_release_all_locked(cm_device *d);
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
-size_t cm_release_limit(cm_device *d);
 bool cm_release_within_limit(cm_device *d, size_t size);
 void cm_release_gc_locked(cm_device *d, size_t size);
 void cm_release_trim_locked(cm_device *d);
@@ -436,7 +441,6 @@ void cm_release_trim_locked(cm_device *d);
 bool cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit);
 
 /* heap.c */
-void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out);
 cm_status cm_free_slow(cm_heap *h, uintptr_t ptr, cm_stream key);
 

@@ -266,16 +266,18 @@ static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking,
 	return r;
 }
 
-static cm_status cm_stream_per_thread(cm_device *d, cm_tcache *tc, cm_stream_rec **out)
+/* The calling thread's per-thread stream: its record lives in the slot
+ * its per-thread cache keeps (NULL: it has none). */
+static cm_status cm_stream_per_thread(cm_device *d, cm_stream_rec **slot, uint32_t thread,
+				      cm_stream_rec **out)
 {
-	if (!tc)
+	if (!slot)
 		return CM_ERR_OOM;
-	cm_stream_rec **slot = cm_tc_per_thread_slot(tc, d->index);
 	if (!*slot || !(*slot)->alive) { /* none yet, or lost in a reset */
 		cm_stream_rec *r = cm_stream_rec_new(d, CM_STREAM_PER_THREAD, CM_SK_PER_THREAD);
 		if (!r)
 			return CM_ERR_OOM;
-		r->owner_thread = cm_tc_thread_id(tc);
+		r->owner_thread = thread;
 		*slot = r;
 	}
 	*out = *slot;
@@ -296,14 +298,17 @@ static cm_status cm_stream_adopt(cm_device *d, cm_stream s, cm_stream_rec **out)
 	return (*out = cm_stream_add(d, s, nonblocking, true)) ? CM_OK : CM_ERR_OOM;
 }
 
-cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out)
+/* The record of stream s; per_thread and thread: the calling thread's
+ * slot for its per-thread stream's record (tcache.c) and its id. */
+cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
+			   cm_stream_rec **out)
 {
 	if (s == CM_STREAM_LEGACY) {
 		*out = &d->legacy;
 		return CM_OK;
 	}
 	if (s == CM_STREAM_PER_THREAD)
-		return cm_stream_per_thread(d, tc, out);
+		return cm_stream_per_thread(d, per_thread, thread, out);
 	if ((*out = cm_stream_table_find(d, s)))
 		return CM_OK;
 	return cm_stream_adopt(d, s, out);
@@ -439,7 +444,7 @@ cm_status cm_stream_seen(cm_heap *h, int dev, cm_stream s)
 	cm_device *d = &h->devs[dev];
 	cm_stream_rec *r;
 	pthread_mutex_lock(&d->lock);
-	cm_status st = cm_stream_lookup(d, s, NULL, &r);
+	cm_status st = cm_stream_lookup(d, s, NULL, CM_THREAD_ANY, &r);
 	pthread_mutex_unlock(&d->lock);
 	return st;
 }
