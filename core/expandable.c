@@ -34,7 +34,7 @@ bool cm_exp_supported(const cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	return be->vmm_reserve && be->vmm_release && be->vmm_create && be->vmm_destroy &&
-	       be->vmm_map && be->vmm_unmap && be->vmm_set_access && be->vmm_granularity;
+	       be->vmm_map && be->vmm_unmap && be->vmm_set_access;
 }
 
 /* Maps chunk i of seg (access is set by the caller), with a kept chunk
