@@ -37,6 +37,14 @@
 
 #include "internal.h"
 
+/* Atomically raises *a to v (the epochs and sequences only grow). */
+static void cm_atomic_max(_Atomic uint64_t *a, uint64_t v)
+{
+	uint64_t cur = atomic_load(a);
+	while (cur < v && !atomic_compare_exchange_weak(a, &cur, v))
+		;
+}
+
 void cm_fence_init_device(cm_device *d)
 {
 	atomic_init(&d->epoch, 1);
