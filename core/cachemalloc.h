@@ -13,8 +13,8 @@
  *   cudaStreamSynchronize(s)     cm_sync_begin / real sync / cm_sync_end
  *   cudaDeviceSynchronize        the same with CM_SYNC_DEVICE
  *
- * Reuse across streams and threads follows the fence protocol of DESIGN.md
- * section 4; the functions here are where its rules are enforced. All
+ * Reuse across streams and threads follows the fence protocol
+ * (docs/design.md, "The fence protocol"); the functions here are where its rules are enforced. All
  * functions are thread-safe. cm_free of a pointer in no segment of the heap
  * returns CM_ERR_NOT_OURS (the caller passes it on unchanged); a pointer
  * inside a segment that is not a live block returns CM_ERR_INVALID.

@@ -1,4 +1,5 @@
-/* core/expandable.c - expandable segments on the VMM calls (DESIGN 7).
+/* core/expandable.c - expandable segments on the VMM calls (docs/design.md,
+ * "Expandable segments and stitching").
  *
  * With expandable_segments each pool has at most one expandable segment
  * (heap.c gives all streams the same two pools, small and large): a

@@ -200,7 +200,7 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
 	return cm_segment_create(d, pool, size, &b) == CM_OK ? b : NULL;
 }
 
-/* Step 4, the out-of-memory ladder (DESIGN 6), each step retried:
+/* Step 4, the out-of-memory ladder (docs/design.md, "Out of memory and release"), each step retried:
  * parked blocks back to the pools; idle segments released to fit; one
  * synchronization, after which every block waiting on a fence is
  * reusable (and, with expandable segments, every free chunk stitchable);

@@ -44,7 +44,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_KiB ((size_t)1 << 10)
 #define CM_MiB ((size_t)1 << 20)
 
-/* Size policy (DESIGN 3). */
+/* Size policy (docs/design.md, "Sizes and pools"). */
 #define CM_MIN_BLOCK ((size_t)512)
 #define CM_SMALL_REQUEST CM_MiB           /* up to this: small pool */
 #define CM_SMALL_SEGMENT (2 * CM_MiB)

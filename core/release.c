@@ -1,4 +1,5 @@
-/* core/release.c - giving cached memory back to the device (DESIGN 6).
+/* core/release.c - giving cached memory back to the device (docs/design.md,
+ * "Out of memory and release").
  *
  * Owns the per-process limit (per_process_memory_fraction), garbage
  * collection (garbage_collection_threshold: the idle segments unused the
