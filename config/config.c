@@ -19,9 +19,10 @@
  * - Entries are split at commas, except inside a value that starts with
  *   '[' (roundup_power2_divisions' list), which runs to its ']'. Each entry
  *   is split at its first ':'; keys are case-sensitive, as in PyTorch.
- * - roundup_power2_divisions reproduces PyTorch's parser and lookup
- *   (c10/core/AllocatorConfig.cpp, parseRoundUpPower2Divisions and
- *   roundup_power2_divisions(size)); see cm_roundup_at and cm_roundup_rest.
+ * - roundup_power2_divisions reproduces PyTorch's parser
+ *   (c10/core/AllocatorConfig.cpp, parseRoundUpPower2Divisions); see
+ *   cm_roundup_at and cm_roundup_rest. The lookup by request size is the
+ *   rounding's, in core/size.c.
  */
 #include "config.h"
 
@@ -39,8 +40,6 @@
 #define CM_SIM_DEFAULT ((size_t)16 << 30)
 /* PyTorch: kLargeBuffer / kMB, and its check is ">=": 20 is accepted. */
 #define CM_SPLIT_MIN_MB 20
-/* Interval 0 of roundup_power2_divisions starts at 1 MiB = 2^20. */
-#define CM_ROUNDUP_FIRST_LOG2 20
 
 typedef struct cm_slice {
 	const char *p;
@@ -840,21 +839,4 @@ void cm_config_print_options(FILE *out)
 	fprintf(out, CM_SIM_VAR " (size, default: 16G)\n"
 		"      device memory of the simulated device\n"
 		"      accepted: %s\n", cm_sim_accepted);
-}
-
-/* Interval floor(log2(size)) - 20, clamped to [0, CM_ROUNDUP_INTERVALS-1],
- * as PyTorch's roundup_power2_divisions(size). Size 0 maps to interval 0
- * (PyTorch never asks for it). */
-unsigned cm_config_divisions(const cm_config *cfg, size_t size)
-{
-	size_t index = 0;
-
-	if (size != 0) {
-		unsigned lg = cm_log2(size);
-
-		index = lg > CM_ROUNDUP_FIRST_LOG2 ? lg - CM_ROUNDUP_FIRST_LOG2 : 0;
-	}
-	if (index > CM_ROUNDUP_INTERVALS - 1)
-		index = CM_ROUNDUP_INTERVALS - 1;
-	return cfg->roundup_divisions[index];
 }

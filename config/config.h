@@ -88,7 +88,4 @@ const cm_config *cm_config_get(void);
 /* Writes the table of options (name, accepted values, default, description). */
 void cm_config_print_options(FILE *out);
 
-/* roundup_power2_divisions for a request size. */
-unsigned cm_config_divisions(const cm_config *cfg, size_t size);
-
 #endif

@@ -4,7 +4,7 @@
  * The library's submission hooks call cm_submit_begin(h, s) before a
  * driver function that queues work on stream s or makes it wait, and
  * cm_submit_end() once it returned. Each stream handle has a cm_activity
- * whose `ran` flag cm_submit_end sets and a cover (stream.c) clears, under
+ * whose `ran` flag cm_submit_end sets and a cover (fence.c) clears, under
  * the device lock, with an exchange before it records its events. The
  * mark comes after the work is queued: a mark before the clear belongs to
  * work queued before the cover's events, and work queued after the clear

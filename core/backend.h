@@ -71,8 +71,8 @@ typedef struct cm_backend {
 	cm_status (*device_synchronize)(void *ctx, int dev);
 
 	/* Virtual memory management (expandable segments). Sizes and addresses
-	 * are multiples of the granularity. */
-	cm_status (*vmm_granularity)(void *ctx, int dev, size_t *out);
+	 * are multiples of 2 MiB, the granularity of the devices served (the
+	 * core maps 2 MiB chunks, expandable.c). */
 	cm_status (*vmm_reserve)(void *ctx, int dev, size_t size, uintptr_t *va_out);
 	cm_status (*vmm_release)(void *ctx, int dev, uintptr_t va, size_t size);
 	cm_status (*vmm_create)(void *ctx, int dev, size_t size, cm_mem_handle *out);

@@ -13,8 +13,8 @@
  *   cudaStreamSynchronize(s)     cm_sync_begin / real sync / cm_sync_end
  *   cudaDeviceSynchronize        the same with CM_SYNC_DEVICE
  *
- * Reuse across streams and threads follows the fence protocol of DESIGN.md
- * section 4; the functions here are where its rules are enforced. All
+ * Reuse across streams and threads follows the fence protocol
+ * (docs/design.md, "The fence protocol"); the functions here are where its rules are enforced. All
  * functions are thread-safe. cm_free of a pointer in no segment of the heap
  * returns CM_ERR_NOT_OURS (the caller passes it on unchanged); a pointer
  * inside a segment that is not a live block returns CM_ERR_INVALID.
@@ -116,7 +116,9 @@ void cm_stats_get(cm_heap *h, int dev, cm_stats *out);
  * writes what is wrong to err and returns false. */
 bool cm_heap_check(cm_heap *h, FILE *err);
 
-/* The rounded size a request of this many bytes is served with. */
+/* The rounded size a request of this many bytes is served with, and the
+ * roundup_power2_divisions that apply to it (0 or 1: none). */
 size_t cm_round_size(const cm_config *cfg, size_t size);
+unsigned cm_size_divisions(const cm_config *cfg, size_t size);
 
 #endif

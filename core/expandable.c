@@ -1,4 +1,5 @@
-/* core/expandable.c - expandable segments on the VMM calls (DESIGN 7).
+/* core/expandable.c - expandable segments on the VMM calls (docs/design.md,
+ * "Expandable segments and stitching").
  *
  * With expandable_segments each pool has at most one expandable segment
  * (heap.c gives all streams the same two pools, small and large): a
@@ -34,7 +35,7 @@ bool cm_exp_supported(const cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	return be->vmm_reserve && be->vmm_release && be->vmm_create && be->vmm_destroy &&
-	       be->vmm_map && be->vmm_unmap && be->vmm_set_access && be->vmm_granularity;
+	       be->vmm_map && be->vmm_unmap && be->vmm_set_access;
 }
 
 /* Maps chunk i of seg (access is set by the caller), with a kept chunk
@@ -66,7 +67,7 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 
 /* Unmaps chunk i of seg (its work complete): its physical memory is kept
  * for stitching, or given back. */
-void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep)
+static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep)
 {
 	const cm_backend *be = d->heap->be;
 	cm_assert(seg->chunk_flags[i] & CM_CHUNK_MAPPED);
@@ -77,6 +78,26 @@ void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep)
 		cm_stitch_keep(d, seg->chunk, seg->handles[i]);
 	else
 		be->vmm_destroy(be->ctx, d->index, seg->handles[i]);
+}
+
+/* Stitching: the complete chunks stitch.c chose in free blocks are cut
+ * out (a HOLE each stretch) and unmapped, their physical memory kept for
+ * the growth that follows. Each cut is a different free block, and a
+ * punch touches only its own block and holes, so the others stay valid. */
+static void cm_exp_gather(cm_device *d, cm_segment *growing, size_t want)
+{
+	size_t ncuts;
+	cm_stitch_cut *cuts = cm_stitch_choose(d, growing, want, &ncuts);
+	for (size_t i = 0; i < ncuts; i++) {
+		cm_segment *seg = cuts[i].b->seg;
+		if (!cm_segment_punch(d, cuts[i].b, cuts[i].lo, cuts[i].hi))
+			continue;
+		for (uintptr_t a = cuts[i].lo; a < cuts[i].hi; a += seg->chunk) {
+			cm_exp_unmap_chunk(d, seg, (a - seg->idle.addr) / seg->chunk, true);
+			d->stats.stitch_unmaps++;
+		}
+	}
+	free(cuts);
 }
 
 /* Maps n more chunks at the end; on failure false, the extent unchanged
@@ -159,6 +180,7 @@ static size_t cm_exp_trim_tail(cm_device *d, cm_segment *seg, bool may_wait)
 		    (!may_wait || cm_device_sync_locked(d) != CM_OK))
 			return freed;
 		if (!keep) {
+			cm_exp_release(d, seg);
 			cm_segment_destroy(d, seg, true);
 			return freed + cut;
 		}
@@ -175,7 +197,7 @@ static size_t cm_exp_trim_tail(cm_device *d, cm_segment *seg, bool may_wait)
 
 /* Unmaps the whole free chunks at the end of seg (all of it if it is
  * wholly free: the segment then goes). Returns the bytes unmapped. */
-size_t cm_exp_trim(cm_device *d, cm_segment *seg)
+static size_t cm_exp_trim(cm_device *d, cm_segment *seg)
 {
 	return cm_exp_trim_tail(d, seg, true);
 }
@@ -200,7 +222,7 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
 			n = (size + chunk - 1) / chunk;
 		}
 	}
-	cm_stitch_gather(d, seg, n);
+	cm_exp_gather(d, seg, n);
 	if (!seg) {
 		b = cm_exp_create(d, pool, n) ? pool->expandable->first : NULL;
 	} else if (cm_exp_map_tail(d, seg, n)) {
@@ -227,6 +249,20 @@ void cm_exp_release(cm_device *d, cm_segment *seg)
 		seg->pool->expandable = NULL;
 	free(seg->handles);
 	free(seg->chunk_flags);
+	seg->handles = NULL;
+	seg->chunk_flags = NULL;
+}
+
+/* Gives back a wholly free expandable segment (release.c's policies):
+ * unmapping, unlike cudaFree, does not wait for the device, so only once
+ * its work is known complete, synchronizing if need be. False: it stays. */
+bool cm_exp_destroy(cm_device *d, cm_segment *seg)
+{
+	if (!cm_tag_poll_complete(d, &seg->first->tag) && cm_device_sync_locked(d) != CM_OK)
+		return false;
+	cm_exp_release(d, seg);
+	cm_segment_destroy(d, seg, true);
+	return true;
 }
 
 /* Every expandable segment's free tail, for the ladder and the release

@@ -1,4 +1,7 @@
-/* core/heap.c - the heap, its devices, and the allocation search order.
+/* core/heap.c - the heap, its devices, and the allocation search order;
+ * also the entry points that span files (the slow paths, the
+ * synchronization hooks, release, reset), so that the files below it
+ * need not call each other.
  *
  * An allocation tries, in this order (cm_alloc_locked, the one place):
  *   0. the calling thread's cache, without any lock (tcache.c); on a
@@ -34,6 +37,7 @@ static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 	d->free_fence = (uint8_t)h->cfg.free_fence;
 	d->expandable = h->cfg.expandable_segments && cm_exp_supported(d);
 	pthread_mutex_init(&d->lock, NULL);
+	cm_fence_init_device(d);
 	return cm_stream_init_device(d);
 }
 
@@ -50,6 +54,7 @@ static void cm_device_fini(cm_device *d)
 			be->mem_free(be->ctx, d->index, cm_seg_base(seg));
 		free(seg);
 	}
+	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
 	cm_livemap_free(&d->live);
 	free(d->trace);
@@ -71,10 +76,8 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->cfg = *cfg;
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
 	h->ndev = be->device_count;
-	h->round_plain = true;
+	h->round_plain = cm_size_rounds_plain(cfg);
 	h->fast = cfg->oom_snapshot[0] == '\0';
-	for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
-		h->round_plain &= cfg->roundup_divisions[i] <= 1;
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired || cm_activity_init(h) != CM_OK) {
@@ -109,6 +112,13 @@ void cm_heap_destroy(cm_heap *h)
 }
 
 /* ---- allocation ---- */
+
+/* What the stream records need of the calling thread's cache: where its
+ * per-thread stream's record lives (NULL: no cache). */
+static cm_stream_rec **cm_per_thread_slot(cm_tcache *tc, const cm_device *d)
+{
+	return tc ? cm_tc_per_thread_slot(tc, d->index) : NULL;
+}
 
 static cm_pool *cm_pool_for(cm_device *d, cm_stream_rec *consumer, bool small)
 {
@@ -190,7 +200,7 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
 	return cm_segment_create(d, pool, size, &b) == CM_OK ? b : NULL;
 }
 
-/* Step 4, the out-of-memory ladder (DESIGN 6), each step retried:
+/* Step 4, the out-of-memory ladder (docs/design.md, "Out of memory and release"), each step retried:
  * parked blocks back to the pools; idle segments released to fit; one
  * synchronization, after which every block waiting on a fence is
  * reusable (and, with expandable segments, every free chunk stitchable);
@@ -288,7 +298,8 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 	cm_status st = CM_ERR_OOM;
 	pthread_mutex_lock(&d->lock);
 	d->stats.alloc_calls++;
-	if (key != CM_KEY_NONE && (st = cm_stream_lookup(d, key, tc, &rq.consumer)) != CM_OK)
+	if (key != CM_KEY_NONE &&
+	    (st = cm_stream_lookup(d, key, cm_per_thread_slot(tc, d), rq.thread, &rq.consumer)) != CM_OK)
 		goto out;
 	st = cm_alloc_locked(d, &rq, &b);
 	if (st == CM_OK) {
@@ -305,14 +316,6 @@ out:
 }
 
 /* ---- free ---- */
-
-/* USED block b (owner word already 0) goes back to its pool with tag. */
-void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag)
-{
-	cm_livemap_remove(&d->live, b->node.addr);
-	b->tag = tag;
-	cm_block_put(d, b);
-}
 
 /* Claims a live block for freeing: exactly one caller wins. */
 static bool cm_claim_live(cm_block *b)
@@ -332,8 +335,9 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 {
 	cm_block *b = cm_livemap_find(&d->live, ptr);
 	cm_stream_rec *rec = NULL;
+	uint32_t thread = tc ? cm_tc_thread_id(tc) : CM_THREAD_ANY;
 	if (b && key != CM_KEY_NONE &&
-	    cm_stream_lookup(d, key, tc, &rec) == CM_ERR_BAD_HANDLE)
+	    cm_stream_lookup(d, key, cm_per_thread_slot(tc, d), thread, &rec) == CM_ERR_BAD_HANDLE)
 		return CM_ERR_BAD_HANDLE; /* as CUDA: refused, nothing freed */
 	if (!b || !cm_claim_live(b)) {
 		if (!b && !cm_segment_find(d, ptr))
@@ -342,7 +346,6 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 		return CM_ERR_INVALID;
 	}
 	d->stats.free_calls++;
-	uint32_t thread = tc ? cm_tc_thread_id(tc) : CM_THREAD_ANY;
 	cm_tag tag = cm_tag_for_free(d, rec, thread);
 	cm_trace(d, CM_TRACE_FREE_REQUESTED, ptr, b->node.size, cm_trace_stream(rec));
 	cm_trace(d, CM_TRACE_FREE_COMPLETED, ptr, b->node.size, cm_trace_stream(rec));
@@ -368,6 +371,38 @@ cm_status cm_free_slow(cm_heap *h, uintptr_t ptr, cm_stream key)
 		pthread_mutex_unlock(&d->lock);
 	}
 	return st;
+}
+
+/* ---- synchronization hooks (rule 6: fence.c says what they prove) ---- */
+
+cm_sync_token cm_sync_begin(cm_heap *h, int dev, cm_stream s)
+{
+	cm_sync_token tok = {0};
+	if (dev < 0 && s != CM_SYNC_DEVICE && s != CM_STREAM_LEGACY && s != CM_STREAM_PER_THREAD)
+		dev = cm_stream_device(h, s);
+	tok.dev = dev;
+	if (dev < 0 || dev >= h->ndev)
+		return tok;
+	cm_device *d = &h->devs[dev];
+	cm_tcache *tc = s == CM_SYNC_DEVICE ? NULL : cm_tc_get(h);
+	cm_fence_sync_begin(d, s, cm_per_thread_slot(tc, d), tc ? cm_tc_thread_id(tc) : CM_THREAD_ANY,
+			    &tok);
+	return tok;
+}
+
+void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
+{
+	int dev = tok.dev;
+	if (result != CM_OK || dev < 0 || dev >= h->ndev || !tok.mark)
+		return;
+	cm_device *d = &h->devs[dev];
+	if (!cm_fence_synced(d, tok))
+		return;
+	cm_thread_flush(h);
+	pthread_mutex_lock(&d->lock);
+	cm_fence_synced_locked(d, tok.mark);
+	cm_release_trim_locked(d); /* the device is idle: releasing stalls nothing */
+	pthread_mutex_unlock(&d->lock);
 }
 
 /* ---- release and stats ---- */
@@ -439,6 +474,7 @@ void cm_device_reset(cm_heap *h, int dev)
 	pthread_mutex_lock(&d->lock);
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
+	cm_fence_forget_all(d);
 	pthread_mutex_unlock(&d->lock);
 }
 

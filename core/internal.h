@@ -44,7 +44,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_KiB ((size_t)1 << 10)
 #define CM_MiB ((size_t)1 << 20)
 
-/* Size policy (DESIGN 3). */
+/* Size policy (docs/design.md, "Sizes and pools"). */
 #define CM_MIN_BLOCK ((size_t)512)
 #define CM_SMALL_REQUEST CM_MiB           /* up to this: small pool */
 #define CM_SMALL_SEGMENT (2 * CM_MiB)
@@ -205,6 +205,7 @@ struct cm_device {
 	bool expandable;    /* expandable_segments, and the backend can */
 
 	cm_pool none_small, none_large; /* cudaMalloc's pools */
+	/* Stream records (streams.c); zombies and stream_gen below too. */
 	cm_stream_rec legacy;
 	cm_stream_rec **stream_table; /* user streams by handle */
 	size_t stream_table_cap;
@@ -212,7 +213,7 @@ struct cm_device {
 	size_t nb_count;
 	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
-	/* The submission protocol (activity.c, stream.c). lock-free reads. */
+	/* The submission protocol (activity.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
@@ -224,17 +225,17 @@ struct cm_device {
 	size_t nsegs, segs_cap;
 	cm_livemap live;
 
-	/* The epoch protocol (stream.c). lock-free reads. */
+	/* The epoch protocol (fence.c). lock-free reads. */
 	_Atomic uint64_t epoch;           /* stamped on every free */
 	_Atomic uint64_t ordered_epoch;   /* a fence was issued after these */
 	_Atomic uint64_t completed_epoch; /* their work is proven complete */
 	cm_event fence_event;             /* the last fence's legacy event */
-	cm_event birth_event;             /* orders new streams (stream.c) */
-	cm_stream_rec *retired_streams;   /* records to reuse */
+	cm_event birth_event;             /* orders new streams (streams.c) */
+	cm_stream_rec *retired_streams;   /* records to reuse (streams.c) */
 	bool fence_recorded;
 	cm_collect collect;
 
-	cm_event *event_pool;
+	cm_event *event_pool; /* streams.c */
 	size_t nevents_pooled, event_pool_cap;
 
 	/* Unmapped physical chunks kept for stitching (stitch.c): complete,
@@ -289,17 +290,17 @@ static inline size_t cm_size_round_plain(size_t size)
 }
 size_t cm_size_segment(size_t rounded);
 bool cm_size_is_small(size_t rounded);
+bool cm_size_rounds_plain(const cm_config *cfg);
 
 /* segment.c: segments, blocks, split and merge, the live map. */
-cm_block *cm_block_new(cm_device *d);
 void cm_block_delete(cm_device *d, cm_block *b);
 cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block **out);
 void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back);
 cm_segment *cm_segment_find(cm_device *d, uintptr_t addr);
 cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
 cm_block *cm_block_put(cm_device *d, cm_block *b);
+void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
-bool cm_block_has_free_neighbour(const cm_block *b);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
 cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
@@ -309,13 +310,16 @@ cm_block *cm_segment_last(cm_segment *seg);
 /* expandable.c */
 bool cm_exp_supported(const cm_device *d);
 cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size);
-size_t cm_exp_trim(cm_device *d, cm_segment *seg);
 size_t cm_exp_trim_all(cm_device *d);
 void cm_exp_release(cm_device *d, cm_segment *seg);
-void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep);
+bool cm_exp_destroy(cm_device *d, cm_segment *seg);
 
 /* stitch.c: free physical chunks moved to where they are needed. */
-size_t cm_stitch_gather(cm_device *d, cm_segment *growing, size_t want);
+typedef struct cm_stitch_cut {
+	cm_block *b;
+	uintptr_t lo, hi; /* whole chunks of free block b */
+} cm_stitch_cut;
+cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, size_t *ncuts);
 bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out);
 void cm_stitch_keep(cm_device *d, size_t chunk, cm_mem_handle h);
 size_t cm_stitch_release(cm_device *d);
@@ -329,12 +333,26 @@ typedef struct cm_stitch_view {
 void cm_stitch_view_of(cm_device *d, cm_stitch_view *v);
 bool cm_livemap_insert(cm_livemap *m, cm_block *b);
 cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
-void cm_livemap_remove(cm_livemap *m, uintptr_t addr);
 void cm_livemap_free(cm_livemap *m);
 void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta);
 #define CM_LEVEL(st, name, delta) cm_stats_level_add(&(st)->name, &(st)->peak_##name, (delta))
 
-/* stream.c: stream records and the fence protocol (DESIGN 4). */
+/* streams.c: stream records, the event pool. */
+cm_status cm_stream_init_device(cm_device *d);
+void cm_stream_fini_device(cm_device *d);
+cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
+			   cm_stream_rec **out);
+int cm_stream_device(cm_heap *h, cm_stream s);
+bool cm_stream_capturing(cm_device *d, cm_stream s);
+void cm_stream_reap(cm_device *d, bool all_complete);
+void cm_stream_forget(cm_device *d, cm_stream_rec *r);
+void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
+void cm_stream_forget_all(cm_device *d);
+cm_status cm_event_get(cm_device *d, cm_event *out);
+cm_status cm_event_ensure(cm_device *d, cm_event *ev);
+void cm_event_put(cm_device *d, cm_event ev);
+
+/* fence.c: the fence protocol (docs/design.md, "The fence protocol"). */
 typedef enum cm_need { CM_NEED_NOTHING, CM_NEED_WAIT, CM_NEED_FENCE, CM_NEED_SYNC } cm_need;
 typedef struct cm_request {
 	size_t size;      /* rounded */
@@ -344,9 +362,9 @@ typedef struct cm_request {
 	cm_tcache *tc;
 	bool reported; /* out of memory, and the report was printed */
 } cm_request;
-cm_status cm_stream_init_device(cm_device *d);
-void cm_stream_fini_device(cm_device *d);
-cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_tcache *tc, cm_stream_rec **out);
+void cm_fence_init_device(cm_device *d);
+void cm_fence_fini_device(cm_device *d);
+void cm_fence_forget_all(cm_device *d);
 cm_tag cm_tag_for_free(cm_device *d, cm_stream_rec *s, uint32_t thread);
 cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);
@@ -356,10 +374,10 @@ bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t);
 bool cm_reuse_may_be_ready_unlocked(cm_device *d);
 bool cm_pending_bound_wait(cm_device *d, size_t grow);
 cm_status cm_device_sync_locked(cm_device *d);
-cm_status cm_event_get(cm_device *d, cm_event *out);
-void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
-void cm_stream_forget_all(cm_device *d);
-void cm_event_put(cm_device *d, cm_event ev);
+void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
+			 cm_sync_token *tok);
+bool cm_fence_synced(cm_device *d, cm_sync_token tok);
+void cm_fence_synced_locked(cm_device *d, uint64_t mark);
 
 /* activity.c: which streams ran work. */
 cm_status cm_activity_init(cm_heap *h);
@@ -407,7 +425,6 @@ cm_stream cm_trace_stream(const cm_stream_rec *rec);
 /* release.c */
 size_t cm_release_all_locked(cm_device *d);
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
-size_t cm_release_limit(cm_device *d);
 bool cm_release_within_limit(cm_device *d, size_t size);
 void cm_release_gc_locked(cm_device *d, size_t size);
 void cm_release_trim_locked(cm_device *d);
@@ -416,7 +433,6 @@ void cm_release_trim_locked(cm_device *d);
 bool cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit);
 
 /* heap.c */
-void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out);
 cm_status cm_free_slow(cm_heap *h, uintptr_t ptr, cm_stream key);
 

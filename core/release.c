@@ -1,4 +1,5 @@
-/* core/release.c - giving cached memory back to the device (DESIGN 6).
+/* core/release.c - giving cached memory back to the device (docs/design.md,
+ * "Out of memory and release").
  *
  * Owns the per-process limit (per_process_memory_fraction), garbage
  * collection (garbage_collection_threshold: the idle segments unused the
@@ -45,11 +46,12 @@ static cm_segment **cm_release_idle_list(cm_device *d, int kinds, size_t *n)
 static size_t cm_release_one(cm_device *d, cm_segment *seg)
 {
 	size_t size = seg->idle.size;
-	/* Unmapping, unlike cudaFree, does not wait for the device. */
-	if (seg->expandable && !cm_tag_poll_complete(d, &seg->first->tag) &&
-	    cm_device_sync_locked(d) != CM_OK)
-		return 0;
-	cm_segment_destroy(d, seg, true);
+	if (seg->expandable) {
+		if (!cm_exp_destroy(d, seg))
+			return 0;
+	} else {
+		cm_segment_destroy(d, seg, true);
+	}
 	d->stats.released_bytes += size;
 	return size;
 }
@@ -105,7 +107,7 @@ size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small)
 				 cm_release_by_size_desc);
 }
 
-size_t cm_release_limit(cm_device *d)
+static size_t cm_release_limit(cm_device *d)
 {
 	const cm_config *cfg = &d->heap->cfg;
 	if (cfg->per_process_memory_fraction >= 1.0 && cfg->garbage_collection_threshold <= 0.0)

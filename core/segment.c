@@ -30,7 +30,7 @@ void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta)
 		*peak = *cur;
 }
 
-cm_block *cm_block_new(cm_device *d)
+static cm_block *cm_block_new(cm_device *d)
 {
 	if (!d->block_freelist) {
 		if (d->nslabs == d->slabs_cap) {
@@ -128,7 +128,7 @@ cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr)
 }
 
 /* Backward-shift deletion keeps probe chains without tombstones. */
-void cm_livemap_remove(cm_livemap *m, uintptr_t addr)
+static void cm_livemap_remove(cm_livemap *m, uintptr_t addr)
 {
 	size_t i = cm_livemap_slot(m, addr);
 	while (m->keys[i] != addr) {
@@ -250,7 +250,7 @@ static void cm_block_unlink(cm_block *b)
 		b->next->prev = b->prev;
 }
 
-bool cm_block_has_free_neighbour(const cm_block *b)
+static bool cm_block_has_free_neighbour(const cm_block *b)
 {
 	return (b->prev && b->prev->state == CM_BLOCK_FREE) ||
 	       (b->next && b->next->state == CM_BLOCK_FREE);
@@ -482,7 +482,9 @@ void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
 }
 
 /* Forgets a wholly free segment, giving its memory back to the backend
- * unless give_back is false (after a device reset freed it already). */
+ * unless give_back is false (after a device reset freed it already). An
+ * expandable segment's mapping and range are expandable.c's to give back,
+ * before this (cm_exp_destroy). */
 void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 {
 	cm_block *b = seg->first;
@@ -495,16 +497,13 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 		const cm_backend *be = d->heap->be;
 		cm_trace(d, CM_TRACE_SEGMENT_FREE, seg->idle.addr, seg->idle.size,
 			 cm_trace_stream(seg->pool->stream));
-		if (seg->expandable) {
-			cm_exp_release(d, seg);
-		} else {
+		if (!seg->expandable) {
 			d->stats.raw_free_calls++;
 			be->mem_free(be->ctx, d->index, seg->idle.addr);
 		}
-	} else if (seg->expandable) {
-		free(seg->handles);
-		free(seg->chunk_flags);
 	}
+	free(seg->handles); /* expandable, not given back (or NULL) */
+	free(seg->chunk_flags);
 	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)seg->idle.size);
 	CM_LEVEL(&d->stats, segments, -1);
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
@@ -607,6 +606,15 @@ cm_block *cm_block_put(cm_device *d, cm_block *b)
 	if (!b->prev && !b->next)
 		cm_idle_insert(d, b->seg);
 	return b;
+}
+
+/* USED block b (owner word already 0) leaves the live map and goes back
+ * to its pool with tag. */
+void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag)
+{
+	cm_livemap_remove(&d->live, b->node.addr);
+	b->tag = tag;
+	cm_block_put(d, b);
 }
 
 _Static_assert(sizeof(cm_block) == 128, "a block struct is two cache lines");

@@ -15,8 +15,9 @@
  *    nothing is remapped while a stream may still use it. The fence
  *    protocol thus covers every chunk as it covers blocks; a chunk that
  *    was complete when unmapped is complete wherever it is mapped next.
- * 3. Taken chunks are unmapped, their stretch becoming a HOLE block
- *    (segment.c), and their handles wait in the device's free-chunk list;
+ * 3. Taken chunks are unmapped (by expandable.c, which owns the mapping),
+ *    their stretch becoming a HOLE block (segment.c), and their handles
+ *    wait in the device's free-chunk list;
  *    the range then maps them at its end instead of creating memory.
  *    Holes are never mapped again: the range is twice the device, and a
  *    new range follows when its end is reached (expandable.c).
@@ -101,11 +102,6 @@ static bool cm_stitch_span(const cm_block *b, uintptr_t *lo, uintptr_t *hi)
 	return *hi > *lo;
 }
 
-typedef struct cm_stitch_cut {
-	cm_block *b;
-	uintptr_t lo, hi;
-} cm_stitch_cut;
-
 /* Collects up to want chunks from the free blocks of pool (not the end of
  * growing, which the new chunks join). */
 static size_t cm_stitch_collect(cm_device *d, cm_pool *pool, const cm_segment *growing,
@@ -129,34 +125,25 @@ static size_t cm_stitch_collect(cm_device *d, cm_pool *pool, const cm_segment *g
 	return got;
 }
 
-/* Makes at least want chunks wait in the free-chunk list if the free
- * blocks hold that many complete ones (else as many as they do), for
- * growing (NULL: a new range). Returns how many wait there. */
-size_t cm_stitch_gather(cm_device *d, cm_segment *growing, size_t want)
+/* Chooses the whole, complete chunks of free blocks that would make at
+ * least want chunks wait in the free-chunk list (else as many as there
+ * are), for growing (NULL: a new range): at most one cut per free block.
+ * expandable.c punches and unmaps them. Returns the cuts (the caller
+ * frees them), NULL when none are needed or can be had. */
+cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, size_t *ncuts)
 {
+	*ncuts = 0;
 	if (d->nfree_chunks >= want || (d->free_chunk_size && d->free_chunk_size != CM_SMALL_SEGMENT))
-		return d->nfree_chunks;
+		return NULL;
 	want -= d->nfree_chunks;
 	size_t cap = cm_tree_count(d->none_small.root) + cm_tree_count(d->none_large.root);
 	cm_stitch_cut *cuts = cap ? malloc(cap * sizeof(*cuts)) : NULL;
 	if (!cuts)
-		return d->nfree_chunks;
-	size_t ncuts = 0, got = cm_stitch_collect(d, &d->none_large, growing, want, cuts, &ncuts);
+		return NULL;
+	size_t got = cm_stitch_collect(d, &d->none_large, growing, want, cuts, ncuts);
 	if (got < want)
-		cm_stitch_collect(d, &d->none_small, growing, want - got, cuts, &ncuts);
-	/* Each cut is a different free block, and a punch touches only its
-	 * own block and holes, so the others stay valid. */
-	for (size_t i = 0; i < ncuts; i++) {
-		cm_segment *seg = cuts[i].b->seg;
-		if (!cm_segment_punch(d, cuts[i].b, cuts[i].lo, cuts[i].hi))
-			continue;
-		for (uintptr_t a = cuts[i].lo; a < cuts[i].hi; a += seg->chunk) {
-			cm_exp_unmap_chunk(d, seg, (a - seg->idle.addr) / seg->chunk, true);
-			d->stats.stitch_unmaps++;
-		}
-	}
-	free(cuts);
-	return d->nfree_chunks;
+		cm_stitch_collect(d, &d->none_small, growing, want - got, cuts, ncuts);
+	return cuts;
 }
 
 /* What stitching could use now, for the out-of-memory report. */

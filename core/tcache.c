@@ -27,7 +27,7 @@
  * Reuse rules (docs/design.md, "The fence protocol") still hold: a bin
  * keyed by a stream serves only that stream (rule 1), and is dropped when
  * any stream of the device is destroyed (stream_gen); a cudaMalloc bin
- * serves only what stream.c's cm_reuse_ready_unlocked allows.
+ * serves only what fence.c's cm_reuse_ready_unlocked allows.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -197,8 +197,8 @@ static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
 
 /* A parked block neither merges nor competes in best fit; on large
  * segments that changes placement and grows the cache (measured on the
- * traces of ../shared/traces). So a large block parks only when it would
- * not have merged (no free neighbour: the free_nb hint the device keeps
+ * recorded traces; docs/design.md, "Lock order and threads"). So a large
+ * block parks only when it would not have merged (no free neighbour: the free_nb hint the device keeps
  * under its lock), and only one bin of them at a time, given back before
  * any other large free or any miss: the pools stay as they would be
  * without the cache, and free-then-allocate of one size stays cheap. */

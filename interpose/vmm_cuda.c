@@ -32,14 +32,6 @@ static CUmemAllocationProp cm_vmm_prop(int slot)
 	return prop;
 }
 
-static cm_status cm_vmm_granularity(void *ctx, int dev, size_t *out)
-{
-	(void)ctx;
-	CUmemAllocationProp prop = cm_vmm_prop(dev);
-	return cm_vmm_status(cm_drv.cuMemGetAllocationGranularity(out, &prop,
-								   CU_MEM_ALLOC_GRANULARITY_MINIMUM));
-}
-
 /* The whole range is one heap (docs/design.md, "Blocks visible to
  * compute-sanitizer"): blocks stay inside it as it grows and shrinks. */
 static cm_status cm_vmm_reserve(void *ctx, int dev, size_t size, uintptr_t *va)
@@ -120,7 +112,6 @@ void cm_vmm_backend_init(cm_backend *be, int devices)
 	    !cm_drv.cuDeviceCanAccessPeer)
 		return;
 	cm_vmm_devices = devices;
-	be->vmm_granularity = cm_vmm_granularity;
 	be->vmm_reserve = cm_vmm_reserve;
 	be->vmm_release = cm_vmm_release;
 	be->vmm_create = cm_vmm_create;

@@ -178,9 +178,8 @@ static cm_status sim_be_device_synchronize(void *ctx, int dev)
 					    .result = r });
 }
 
-static cm_status sim_be_vmm_granularity(void *ctx, int dev, size_t *out)
+cm_status sim_granularity(sim *s, int dev, size_t *out)
 {
-	sim *s = ctx;
 	cm_status r = sim_call_begin(s, SIM_VMM_GRANULARITY);
 
 	if (r == CM_OK)
@@ -281,7 +280,6 @@ static const cm_backend sim_backend_ops = {
 	.stream_synchronize = sim_be_stream_synchronize,
 	.stream_is_capturing = sim_be_stream_is_capturing,
 	.device_synchronize = sim_be_device_synchronize,
-	.vmm_granularity = sim_be_vmm_granularity,
 	.vmm_reserve = sim_be_vmm_reserve,
 	.vmm_release = sim_be_vmm_release,
 	.vmm_create = sim_be_vmm_create,

@@ -94,7 +94,7 @@ cm_status sim_set_capturing(sim *s, int dev, cm_stream st, bool capturing);
  * n = 0 cancels. */
 void sim_fail_nth(sim *s, sim_call call, unsigned n);
 
-/* The call log (every backend-table call, in order). */
+/* The call log (every backend-table call and sim_granularity, in order). */
 size_t sim_log_count(sim *s);
 sim_log_entry sim_log_get(sim *s, size_t i);
 void sim_log_clear(sim *s);
@@ -102,6 +102,11 @@ size_t sim_call_count(sim *s, sim_call call); /* since creation */
 
 /* Is [va, va + n) mapped VMM memory with access set? */
 bool sim_vmm_accessible(sim *s, uintptr_t va, size_t n);
+
+/* The VMM granularity (2 MiB), as cuMemGetAllocationGranularity: not in
+ * the backend table (the core maps 2 MiB chunks), but logged and failing
+ * on injection like its calls (SIM_VMM_GRANULARITY). */
+cm_status sim_granularity(sim *s, int dev, size_t *out);
 
 /* Bytes of device memory in use (plain allocations plus VMM physical). */
 size_t sim_used_bytes(sim *s, int dev);

@@ -95,7 +95,7 @@ static void measure(bench *bs, int threads)
 }
 
 /* Aggregate throughput of n threads doing 4 KiB pairs, each thread its
- * own pairs (DESIGN 9: 16 threads at least 8x one). */
+ * own pairs (docs/design.md, "Performance targets": 16 threads at least 8x one). */
 static double scaling_rate(cm_heap *heap, int n)
 {
 	pthread_t t[64];

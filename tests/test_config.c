@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "cachemalloc.h" /* cm_size_divisions: the lookup the lists feed */
 #include "config.h"
 
 #define MiB ((size_t)1 << 20)
@@ -152,7 +153,93 @@ static void test_defaults(void **state)
 	assert_string_equal(c.oom_snapshot, "");
 	assert_true(c.memgetinfo_counts_cache);
 	assert_true(c.sim_memory == 16 * GiB);
-	assert_int_equal(cm_config_divisions(&c, 300 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&c, 300 * MiB), 0);
+}
+
+/* The two places defaults live agree: each default the option table prints
+ * (--help), applied on top of cm_config_defaults, changes nothing. A text
+ * that is a description rather than a value ("unlimited", "none" for a
+ * path) is checked against the field it names, in the table below; any
+ * other text must parse. */
+static const struct {
+	const char *key, *text;
+} default_words[] = {
+	{ "max_split_size_mb", "unlimited" },
+	{ "roundup_power2_divisions", "0" },
+	{ "release_threshold_mb", "unlimited" },
+	{ "garbage_collection_threshold", "0" },
+	{ "oom_snapshot", "none" },
+};
+
+static bool default_word_holds(const char *key, const cm_config *c)
+{
+	if (!strcmp(key, "max_split_size_mb"))
+		return c->max_split_size == SIZE_MAX;
+	if (!strcmp(key, "roundup_power2_divisions")) {
+		for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
+			if (c->roundup_divisions[i] > 1)
+				return false;
+		return true;
+	}
+	if (!strcmp(key, "release_threshold_mb"))
+		return c->release_threshold == SIZE_MAX;
+	if (!strcmp(key, "garbage_collection_threshold"))
+		return c->garbage_collection_threshold == 0.0;
+	if (!strcmp(key, "oom_snapshot"))
+		return c->oom_snapshot[0] == '\0';
+	return false;
+}
+
+static void test_defaults_match_table(void **state)
+{
+	char *out = NULL, *line, *save = NULL;
+	size_t len = 0;
+	int options = 0;
+	cm_config defaults, c;
+	FILE *f = open_memstream(&out, &len);
+
+	(void)state;
+	assert_non_null(f);
+	cm_config_print_options(f);
+	fclose(f);
+	cm_config_defaults(&defaults);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char key[64], text[128], entry[256];
+		const char *at = strstr(line, ", default: ");
+		size_t n;
+
+		if (strncmp(line, "  ", 2) != 0 || line[2] == ' ' || !at)
+			continue; /* a description or accepted-values line */
+		assert_int_equal(sscanf(line, " %63s", key), 1);
+		/* The text, less the closing ")" and a " (explanation)". */
+		snprintf(text, sizeof text, "%s", at + strlen(", default: "));
+		n = strlen(text);
+		assert_true(n > 0 && text[n - 1] == ')');
+		text[--n] = '\0';
+		char *paren = strstr(text, " (");
+		if (paren)
+			*paren = '\0';
+		options++;
+		bool listed = false;
+		for (size_t i = 0; i < sizeof default_words / sizeof default_words[0]; i++)
+			listed |= !strcmp(default_words[i].key, key) && !strcmp(default_words[i].text, text);
+		if (listed) {
+			if (!default_word_holds(key, &defaults))
+				fail_msg("%s: cm_config_defaults does not hold \"%s\"", key, text);
+			continue;
+		}
+		c = defaults;
+		snprintf(entry, sizeof entry, "%s:%s", key, text);
+		if (cm_config_parse(&c, entry, NULL) != 0)
+			fail_msg("%s: the printed default \"%s\" is no value; list it in default_words", key, text);
+		if (memcmp(&c, &defaults, sizeof c) != 0)
+			fail_msg("%s: the printed default \"%s\" is not cm_config_defaults'", key, text);
+	}
+	assert_true(options >= 12);
+	c = defaults;
+	assert_int_equal(cm_config_parse_sim_memory(&c, "16G", NULL), 0); /* its printed default */
+	assert_memory_equal(&c, &defaults, sizeof c);
+	free(out);
 }
 
 static void test_null_and_blank(void **state)
@@ -299,12 +386,12 @@ static void test_roundup_single(void **state)
 	assert_clean(p);
 	for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
 		assert_int_equal(p->cfg.roundup_divisions[i], 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1), 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, SIZE_MAX), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, SIZE_MAX), 4);
 	done(p);
 	p = parse("roundup_power2_divisions:1");
 	assert_clean(p);
-	assert_int_equal(cm_config_divisions(&p->cfg, 5 * GiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 5 * GiB), 1);
 	done(p);
 }
 
@@ -320,15 +407,15 @@ static void test_roundup_list_example(void **state)
 	p = parse("roundup_power2_divisions:[256:1,512:2,>:8],max_split_size_mb:100");
 	assert_clean(p);
 	assert_divisions(&p->cfg, want);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB), 1);
-	assert_int_equal(cm_config_divisions(&p->cfg, 256 * MiB), 1);
-	assert_int_equal(cm_config_divisions(&p->cfg, 300 * MiB), 1);
-	assert_int_equal(cm_config_divisions(&p->cfg, 512 * MiB), 2);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1023 * MiB), 2);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * GiB), 8);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4 * GiB), 8);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4096), 1); /* below 1 MiB */
-	assert_int_equal(cm_config_divisions(&p->cfg, 0), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 256 * MiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 300 * MiB), 1);
+	assert_int_equal(cm_size_divisions(&p->cfg, 512 * MiB), 2);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1023 * MiB), 2);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * GiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4 * GiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4096), 1); /* below 1 MiB */
+	assert_int_equal(cm_size_divisions(&p->cfg, 0), 1);
 	/* The comma inside [...] did not end the entry. */
 	assert_true(p->cfg.max_split_size == 100 * MiB);
 	done(p);
@@ -354,15 +441,15 @@ static void test_roundup_list_forms(void **state)
 	p = parse("roundup_power2_divisions:[1:4,>:8]");
 	assert_clean(p);
 	assert_divisions(&p->cfg, one_four);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB + 1), 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, 2 * MiB), 8);
-	assert_int_equal(cm_config_divisions(&p->cfg, 100 * GiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB + 1), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 2 * MiB), 8);
+	assert_int_equal(cm_size_divisions(&p->cfg, 100 * GiB), 8);
 	done(p);
 
 	p = parse("roundup_power2_divisions: [ 64:8, 256:4, 1024:4, >:1 ] ");
 	assert_clean(p);
 	assert_divisions(&p->cfg, doc);
-	assert_int_equal(cm_config_divisions(&p->cfg, 128 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 128 * MiB), 0);
 	done(p);
 
 	p = parse("roundup_power2_divisions:[>:8]");
@@ -379,9 +466,9 @@ static void test_roundup_list_forms(void **state)
 	/* 0 disables rounding for an interval; allowed in the list form. */
 	p = parse("roundup_power2_divisions:[2:0,>:4]");
 	assert_clean(p);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB), 0);
-	assert_int_equal(cm_config_divisions(&p->cfg, 2 * MiB), 0);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4 * MiB), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 2 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4 * MiB), 4);
 	done(p);
 
 	/* A list applies on top of the previous setting, as in PyTorch. */
@@ -454,8 +541,8 @@ static void test_roundup_unclosed_recovers(void **state)
 			  "roundup_power2_divisions", "\"[256:1,512:2\"");
 	assert_contains(p->out, "missing ']'");
 	assert_true(p->cfg.max_split_size == 64 * MiB);
-	assert_int_equal(cm_config_divisions(&p->cfg, 1 * MiB), 4);
-	assert_int_equal(cm_config_divisions(&p->cfg, 4 * MiB), 0);
+	assert_int_equal(cm_size_divisions(&p->cfg, 1 * MiB), 4);
+	assert_int_equal(cm_size_divisions(&p->cfg, 4 * MiB), 0);
 	done(p);
 	/* Bracket characters in a path are not a list. */
 	p = parse("oom_snapshot:/tmp/a[1,stats:exit");
@@ -1024,6 +1111,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_defaults_match_table),
 		cmocka_unit_test(test_null_and_blank),
 		cmocka_unit_test(test_max_split_good),
 		cmocka_unit_test(test_other_keys_good),

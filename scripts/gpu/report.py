@@ -5,7 +5,7 @@
     report.py torch WORK SCRIPT           compare SCRIPT's runs (torch_SCRIPT_*.json in WORK);
                                           exit 0 when every library run equals the no-caching
                                           run bitwise, 1 when one differs, 2 when data is missing
-    report.py targets WORK                DESIGN.md section 9 targets from bench_lib.json
+    report.py targets WORK                docs/design.md "Performance targets" from bench_lib.json
     report.py final WORK OUT              write OUT/results.json, print the result tables
 
 Standard library only: it runs beside or without torch.

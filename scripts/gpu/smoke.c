@@ -7,8 +7,9 @@
  * pointer or a byte count that the cache may change), and exits 0 unless
  * a data check failed. scripts/gpu-check runs every case plain and with
  * libcachemalloc.so preloaded and compares the two outputs line by line:
- * DESIGN.md section 5 says the errors must be the real ones. The *-first
- * cases make a hooked function the process's first CUDA call.
+ * docs/design.md ("What it is, and the layers") says the errors must be
+ * the real ones. The *-first cases make a hooked function the process's
+ * first CUDA call.
  *
  * Build: cc -O2 -I$CUDA/include smoke.c -L$CUDA/lib64 -lcudart -o smoke
  */

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """scripts/gpu/torch_streams.py - two models on two side streams, joined on the main stream.
 
-The program DESIGN.md section 4 names: two MLPs of different widths (6 layers
+The program docs/design.md ("The collect path") names: two MLPs of different widths (6 layers
 each, 2048 and 1536 wide, bf16 autocast, AdamW) run forward and backward on two
 side streams (torch.cuda.Stream(): non-blocking; PyTorch creates its stream
 pools then), the main stream waits on both, then the optimizers step on the

@@ -503,7 +503,7 @@ FK_API CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAl
 	int dev = fk_prop_dev(prop);
 	if (!granularity || dev < 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	return fk_vmm_status(fk.be->vmm_granularity(fk.be->ctx, dev, granularity));
+	return fk_vmm_status(sim_granularity(fk.s, dev, granularity));
 }
 
 FK_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment,
