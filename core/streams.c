@@ -82,6 +82,7 @@ static void cm_stream_rec_init(cm_device *d, cm_stream_rec *r, cm_stream handle,
 	r->handle = handle;
 	r->kind = kind;
 	r->alive = true;
+	r->act = NULL; /* cm_stream_add attaches one for a user stream */
 	r->owner_thread = 0;
 	r->mark_seq = 0;
 	r->small = (cm_pool){.dev = d, .stream = r, .small = true};
