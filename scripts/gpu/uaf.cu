@@ -11,6 +11,8 @@
 //   overrun   a kernel reads one int past the end of a 4 KiB block; under the
 //             library the block lies inside a 2 MiB segment, followed by
 //             another held block (1 invalid read)
+//   overrun_alone  the same read, with nothing held after the block (under the
+//             library the rest of its segment is free: 1 invalid read)
 //   inflight  cudaFree of a block a running kernel still writes, which
 //             cudaFree allows (it waits for the device): no error
 //   clean     allocations, kernels in bounds, frees, reuse: no error
@@ -80,6 +82,13 @@ int main(int argc, char **argv)
 		       (char *)b == (char *)a + n * sizeof(int) ? "is" : "is not");
 		CK(cudaFree(a));
 		CK(cudaFree(b));
+	} else if (!strcmp(mode, "overrun_alone")) {
+		int *a = nullptr;
+		CK(cudaMalloc(&a, n * sizeof(int)));
+		fill<<<4, 256>>>(a, n, 1);
+		read_at<<<1, 1>>>(a, n, out); // one int past a's end
+		printf("uaf: read past the end: %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
+		CK(cudaFree(a));
 	} else if (!strcmp(mode, "inflight")) {
 		for (int round = 0; round < 4; round++) {
 			int *p = nullptr;
@@ -100,7 +109,7 @@ int main(int argc, char **argv)
 		CK(cudaDeviceSynchronize());
 		CK(cudaMemcpy(&host, out, sizeof host, cudaMemcpyDeviceToHost));
 	} else {
-		fprintf(stderr, "usage: uaf uaf|overrun|inflight|clean\n");
+		fprintf(stderr, "usage: uaf uaf|overrun|overrun_alone|inflight|clean\n");
 		return 2;
 	}
 	cudaFree(out);
