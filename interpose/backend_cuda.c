@@ -155,7 +155,10 @@ static cm_status cm_cu_stream_flags(void *ctx, int slot, cm_stream s, bool *nonb
 	CUcontext sctx = NULL;
 	if (!cm_drv.cuStreamGetFlags || !cm_drv.cuStreamGetCtx)
 		return CM_ERR_UNSUPPORTED;
-	cm_status st = cm_cu_status(cm_drv.cuStreamGetCtx(cm_cu_stream(s), &sctx));
+	CUresult r = cm_drv.cuStreamGetCtx(cm_cu_stream(s), &sctx);
+	if (r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_CONTEXT_IS_DESTROYED)
+		return CM_ERR_BAD_HANDLE; /* the handle is no stream the driver knows */
+	cm_status st = cm_cu_status(r);
 	if (st == CM_OK && sctx != cm_ctx_handle(slot))
 		return CM_ERR_INVALID; /* another context's stream */
 	if (st == CM_OK)
