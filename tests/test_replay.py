@@ -3,7 +3,7 @@
 the timeline (and its plot when matplotlib is there), and the recorded
 traces against PyTorch's figures: tests/traces/*.csv.gz, each with a JSON
 of PyTorch's figures beside it (scripts/gpu/record_dynamic.py writes both),
-and the shared traces of ../shared/traces when that folder exists.
+and the project's shared traces (a shared/traces folder beside the clone) when it exists.
 usage: test_replay.py REPLAY_BINARY CONVERTER"""
 import gzip
 import json
