@@ -43,12 +43,8 @@ CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	int slot;
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
 		return CM_DRV(cuMemAlloc_v2, (p, n));
-	uintptr_t out = 0;
-	cm_in_cuda++;
-	cm_status st = cm_malloc(h, slot, n, &out);
-	if (cm_nvtx_active() && st == CM_OK && out)
-		cm_nvtx_block_added(out, n);
-	cm_in_cuda--;
+	uintptr_t out;
+	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
 	*p = (CUdeviceptr)out;
 	return cm_lib_cu_fail(st);
 }
@@ -58,11 +54,7 @@ CM_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
 	cm_heap *h;
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return CM_DRV(cuMemFree_v2, (p));
-	cm_in_cuda++;
-	if (cm_nvtx_active())
-		cm_nvtx_block_freeing(h, (uintptr_t)p);
-	cm_status st = cm_free(h, (uintptr_t)p);
-	cm_in_cuda--;
+	cm_status st = cm_lib_free(h, (uintptr_t)p);
 	if (st == CM_ERR_NOT_OURS)
 		return CM_DRV(cuMemFree_v2, (p));
 	return cm_lib_cu_fail(st);
@@ -75,12 +67,8 @@ static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool p
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || cm_lib_capturing(s) ||
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_DRV(cuMemAllocAsync_ptsz, (p, n, s)) : CM_DRV(cuMemAllocAsync, (p, n, s));
-	uintptr_t out = 0;
-	cm_in_cuda++;
-	cm_status st = cm_malloc_async(h, slot, n, cm_lib_stream(s, ptsz), &out);
-	if (cm_nvtx_active() && st == CM_OK && out)
-		cm_nvtx_block_added(out, n);
-	cm_in_cuda--;
+	uintptr_t out;
+	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream(s, ptsz), &out);
 	*p = (CUdeviceptr)out;
 	return cm_lib_cu_fail(st);
 }
@@ -105,9 +93,7 @@ static CUresult cm_drv_free_async(CUdeviceptr p, CUstream s, bool ptsz)
 	cm_heap *h;
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return cm_drv_free_async_real(p, s, ptsz);
-	cm_in_cuda++;
 	cm_status st = cm_lib_free_async(h, (uintptr_t)p, s, ptsz);
-	cm_in_cuda--;
 	if (st == CM_ERR_NOT_OURS)
 		return cm_drv_free_async_real(p, s, ptsz);
 	return cm_lib_cu_fail(st);

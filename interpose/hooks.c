@@ -14,7 +14,6 @@
  * thread's per-thread stream in the _ptsz ones.
  */
 #include "library.h"
-#include "nvtx.h"
 
 #define CM_EXPORT __attribute__((visibility("default")))
 
@@ -70,12 +69,8 @@ CM_EXPORT cudaError_t cudaMalloc(void **p, size_t n)
 		return CM_REAL(cudaMalloc, (p, n));
 	if (!(h = cm_lib_heap()) || !cm_hook_reset_seen() || !cm_lib_device(&slot))
 		return CM_REAL_UNGUARDED(cudaMalloc, (p, n)); /* the runtime initializes */
-	uintptr_t out = 0;
-	cm_in_cuda++;
-	cm_status st = cm_malloc(h, slot, n, &out);
-	if (cm_nvtx_active() && st == CM_OK && out)
-		cm_nvtx_block_added(out, n);
-	cm_in_cuda--;
+	uintptr_t out;
+	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
 	*p = (void *)out;
 	return cm_hook_result(st);
 }
@@ -85,11 +80,7 @@ CM_EXPORT cudaError_t cudaFree(void *p)
 	cm_heap *h;
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return CM_REAL(cudaFree, (p));
-	cm_in_cuda++;
-	if (cm_nvtx_active())
-		cm_nvtx_block_freeing(h, (uintptr_t)p);
-	cm_status st = cm_free(h, (uintptr_t)p);
-	cm_in_cuda--;
+	cm_status st = cm_lib_free(h, (uintptr_t)p);
 	if (st == CM_ERR_NOT_OURS)
 		return CM_REAL(cudaFree, (p));
 	return cm_hook_result(st);
@@ -105,12 +96,8 @@ static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_REAL_UNGUARDED(cudaMallocAsync_ptsz, (p, n, s))
 			    : CM_REAL_UNGUARDED(cudaMallocAsync, (p, n, s));
-	uintptr_t out = 0;
-	cm_in_cuda++;
-	cm_status st = cm_malloc_async(h, slot, n, cm_lib_stream((CUstream)s, ptsz), &out);
-	if (cm_nvtx_active() && st == CM_OK && out)
-		cm_nvtx_block_added(out, n);
-	cm_in_cuda--;
+	uintptr_t out;
+	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream((CUstream)s, ptsz), &out);
 	*p = (void *)out;
 	return cm_hook_result(st);
 }
@@ -129,11 +116,8 @@ static cudaError_t cm_hook_free_async(void *p, cudaStream_t s, bool ptsz)
 {
 	cm_heap *h;
 	cm_status st = CM_ERR_NOT_OURS;
-	if (!cm_in_cuda && p && (h = cm_lib_heap())) {
-		cm_in_cuda++;
+	if (!cm_in_cuda && p && (h = cm_lib_heap()))
 		st = cm_lib_free_async(h, (uintptr_t)p, (CUstream)s, ptsz);
-		cm_in_cuda--;
-	}
 	if (st == CM_ERR_NOT_OURS)
 		return ptsz ? CM_REAL(cudaFreeAsync_ptsz, (p, s)) : CM_REAL(cudaFreeAsync, (p, s));
 	return cm_hook_result(st);

@@ -191,7 +191,28 @@ cm_stream cm_lib_stream(CUstream s, bool ptsz)
 	return (cm_stream)s; /* CU_STREAM_PER_THREAD is CM_STREAM_PER_THREAD */
 }
 
-cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)
+cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async, cm_stream s, uintptr_t *out)
+{
+	*out = 0;
+	cm_in_cuda++;
+	cm_status st = async ? cm_malloc_async(h, slot, n, s, out) : cm_malloc(h, slot, n, out);
+	if (cm_nvtx_active() && st == CM_OK && *out)
+		cm_nvtx_block_added(*out, n);
+	cm_in_cuda--;
+	return st;
+}
+
+cm_status cm_lib_free(cm_heap *h, uintptr_t p)
+{
+	cm_in_cuda++;
+	if (cm_nvtx_active())
+		cm_nvtx_block_freeing(h, p);
+	cm_status st = cm_free(h, p);
+	cm_in_cuda--;
+	return st;
+}
+
+static cm_status cm_lib_free_async_guarded(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)
 {
 	if (!cm_lib_capturing(s)) {
 		if (cm_nvtx_active())
@@ -207,6 +228,14 @@ cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)
 	fprintf(stderr, "cachemalloc: a free on a capturing stream of 0x%lx: the block is kept "
 			"out of the cache for good\n", (unsigned long)p);
 	return CM_OK;
+}
+
+cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)
+{
+	cm_in_cuda++;
+	cm_status st = cm_lib_free_async_guarded(h, p, s, ptsz);
+	cm_in_cuda--;
+	return st;
 }
 
 CUresult cm_lib_cu_fail(cm_status st)

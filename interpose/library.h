@@ -25,8 +25,14 @@ bool cm_lib_device(int *slot);
  * calling thread's per-thread stream when ptsz. */
 cm_stream cm_lib_stream(CUstream s, bool ptsz);
 
+/* The core's allocation and free for a hook of either level, under the
+ * re-entry guard, with the block told to an attached NVTX tool (nvtx.h).
+ * async: cudaMallocAsync on s. CM_ERR_NOT_OURS from a free: pass it to
+ * CUDA. */
+cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async, cm_stream s, uintptr_t *out);
+cm_status cm_lib_free(cm_heap *h, uintptr_t p);
 /* cudaFreeAsync / cuMemFreeAsync of p on s, outside the cache for good
- * when s is capturing. CM_ERR_NOT_OURS: pass it to CUDA. */
+ * when s is capturing. */
 cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz);
 
 /* The slot's context is about to be destroyed or reset: its cache is
