@@ -99,8 +99,9 @@ int fk_lookup_range(const void *p, size_t n, fk_alloc *out)
 	}
 	pthread_mutex_unlock(&fk.lock);
 	if (!found && p && sim_vmm_accessible(fk.s, (uintptr_t)p, n ? n : 1)) {
-		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1, .dev = fk_cur_dev(),
-				   .kind = FK_DEVICE };
+		int dev = sim_vmm_device(fk.s, (uintptr_t)p);
+		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1,
+				   .dev = dev >= 0 ? dev : fk_cur_dev(), .kind = FK_DEVICE };
 		found = 1;
 	}
 	return found;
