@@ -3,9 +3,9 @@
 
     ddp_report.py compare WORK MODEL   ddp_MODEL_*.json in WORK: every rank of a run holds the
                                        same parameters; the library runs equal the no-caching
-                                       run bitwise on every rank (exit 0; 1 when one differs,
-                                       2 when data is missing); the targets, as
-                                       "name: ...: MET|MISSED" lines
+                                       run bitwise on every rank (parameters, buffers, losses):
+                                       exit 0, 1 when one differs, 2 when data is missing; the
+                                       targets, as "name: ...: MET|MISSED" lines
     ddp_report.py table WORK           the DDP tables and the NCCL rows, for the summary
 
 Targets (docs/gpu.md, "Two GPUs"): the library's step time (slowest rank) within 1.05 x
@@ -46,8 +46,9 @@ def runs_of(work, model):
 
 
 def fingerprint(run):
-    keys = ("param_sha256", "param_sum_hex", "loss_sha256")
-    return tuple(tuple(r.get(k) for k in keys) for r in sorted(run["ranks"], key=lambda r: r["rank"]))
+    keys = ("param_sha256", "param_sum_hex", "buffer_sha256", "loss_sha256")
+    ranks = sorted(run["ranks"], key=lambda r: r["rank"])
+    return tuple(tuple(r.get(k) for k in keys) for r in ranks)
 
 
 def worst(run, key):
@@ -99,7 +100,9 @@ def compare(work, model):
 
 
 def fmt(v, spec):
-    return format(v, spec) if isinstance(v, (int, float)) else "-"
+    if isinstance(v, (int, float)):
+        return format(v, spec)
+    return "-".rjust(int(spec.split(".")[0]))
 
 
 def table(work):
@@ -124,11 +127,12 @@ def table(work):
             mean = worst(run, "step_ms_mean")
             ratio = mean / base_ms if base_ms and isinstance(mean, (int, float)) else None
             same = "-" if ref is None else ("yes" if fingerprint(run) == fingerprint(ref) else "NO")
-            lines.append(f"  {label:<9} {fmt(mean, '8.2f')} {fmt(worst(run, 'step_ms_median'), '8.2f')} "
+            median = worst(run, "step_ms_median")
+            lines.append(f"  {label:<9} {fmt(mean, '8.2f')} {fmt(median, '8.2f')} "
                          f"{fmt(ratio, '7.3f') + 'x' if ratio else '       -'} "
                          f"{fmt(mib[0], '8.0f')} {fmt(mib[1], '8.0f')} "
                          f"{fmt(worst(run, 'torch_max_reserved_mib'), '9.0f')} {same:<9}")
-        if not all(r.get("pid_matched") for run in runs.values() for r in run["ranks"]):
+        if any(r.get("pid_matched") is False for run in runs.values() for r in run["ranks"]):
             lines.append("  (NVML did not report this pid on some rank: MiB is the sum over the "
                          "device's processes)")
     lines.append("nccl_allreduce (2 ranks): checks and failures per configuration")

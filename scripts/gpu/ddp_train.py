@@ -17,9 +17,11 @@ deterministic.
 Per rank: mean and median step time (synchronize + perf_counter around each
 timed step), peak GPU memory of the process (NVML's per-process figure,
 torch_common.ProcMemSampler; not cudaMemGetInfo, which the library changes),
-PyTorch's max reserved, and the SHA-256 and float64 sum of every final
-parameter and of the losses. Rank 0 gathers every rank's result and prints
-one line "RESULT_JSON {...}" ({"ranks": [...], ...}), also written to --out.
+PyTorch's max reserved, the SHA-256 and float64 sum of every final
+parameter (equal on every rank), the SHA-256 of the buffers (batch norm's
+running statistics, each rank's own) and of the losses. Rank 0 gathers
+every rank's result and prints one line "RESULT_JSON {...}" ({"ranks":
+[...], ...}), also written to --out.
 
 Run it with PyTorch's allocator, with PYTORCH_NO_CUDA_MEMORY_CACHING=1, and
 with that plus LD_PRELOAD=libcachemalloc.so for the ranks (not for torchrun
@@ -32,7 +34,8 @@ import time
 import warnings
 
 from torch_common import (DEVICE, TINY, ProcMemSampler, checksum, deterministic, environment,
-                          finish, max_reserved_mib, multicast_off, nvml_index, step_stats, sync)
+                          finish, max_reserved_mib, multicast_off, nvml_index, preloaded,
+                          step_stats, sync)
 
 TRANSFORMER = (2, 64, 4, 32, 2, 256) if TINY else (4, 768, 12, 512, 8, 8192)
 CNN = ((8, 16), 16, 4, 10) if TINY else ((64, 128, 256, 512), 64, 64, 100)
@@ -172,18 +175,20 @@ def main():
                 times.append(time.perf_counter() - t0)
             losses.append(loss)
         losses = torch.stack(losses)
-        tensors = list(model.module.parameters()) + list(model.module.buffers())
-        params = checksum(torch, tensors)
+        params = checksum(torch, list(model.module.parameters()))
+        # Batch norm's running statistics: each rank's own last batch.
+        buffers = checksum(torch, list(model.module.buffers()))
         loss_sum = checksum(torch, [losses])
         reserved = max_reserved_mib(torch, dev)
     mem = sampler.stop()
     nondet = [str(w.message).splitlines()[0] for w in caught
               if "determinis" in str(w.message).lower()]
     mine = {"rank": rank, "param_sha256": params["sha256"], "param_sum_hex": params["sum_hex"],
-            "loss_sha256": loss_sum["sha256"], "last_loss": float(losses[-1].item()),
+            "buffer_sha256": buffers["sha256"], "loss_sha256": loss_sum["sha256"],
+            "last_loss": float(losses[-1].item()),
             "torch_max_reserved_mib": reserved, "n_nondeterministic_warnings": len(nondet),
             "nondeterministic_warnings": nondet[:3], "pid": os.getpid(),
-            "preloaded": environment(torch)["preloaded"]}
+            "preloaded": preloaded()}
     mine.update(step_stats(times))
     mine.update(mem)
     ranks = [None] * world
