@@ -91,6 +91,7 @@ typedef struct cm_ptr_info {
 	bool expandable;    /* ...in an expandable segment */
 	int dev;
 	size_t size;        /* the block's rounded size */
+	size_t requested;   /* the size the program asked for it */
 	uintptr_t base;     /* the start of the held block containing ptr, or 0 */
 } cm_ptr_info;
 void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
