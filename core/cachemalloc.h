@@ -108,6 +108,9 @@ bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
 /* Where out-of-memory reports go (default stderr); also restarts their
  * rate limit of one a second. */
 void cm_heap_set_report_stream(cm_heap *h, FILE *out);
+/* The API the calling thread's next synchronous allocations come through,
+ * as an out-of-memory report names it ("cuMemAlloc"; NULL: "cudaMalloc"). */
+void cm_report_name_api(const char *api);
 
 /* Statistics of one device, and the sum over devices (dev = -1). */
 void cm_stats_get(cm_heap *h, int dev, cm_stats *out);

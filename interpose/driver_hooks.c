@@ -45,7 +45,9 @@ CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
 		return CM_DRV(cuMemAlloc_v2, (p, n));
 	uintptr_t out;
+	cm_report_name_api("cuMemAlloc"); /* an out-of-memory report says what was called */
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
+	cm_report_name_api(NULL);
 	*p = (CUdeviceptr)out;
 	return cm_lib_cu_fail(st);
 }
@@ -367,14 +369,16 @@ CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 
 /* Whether p lies in memory of the cache: info.base is then the start of
  * the block the program holds there, or 0 where it holds none (freed,
- * parked or never handed out), which the driver, asked without the
- * cache, would not know. */
+ * parked, never handed out, or past the size the program asked for),
+ * which the driver, asked without the cache, would not know. */
 bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
 {
 	cm_heap *h;
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return false;
 	cm_pointer_info(h, (uintptr_t)p, info);
+	if (info->base && (uintptr_t)p - info->base >= info->requested)
+		info->base = 0; /* past the size asked: the driver would not know it */
 	return info->ours;
 }
 
