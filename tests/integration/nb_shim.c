@@ -4,6 +4,9 @@
  * shim itself is a recursion (exit 3). At its first cuInit it asks
  * RTLD_NEXT for names only it defines (a cu* one and a cublas* one): none
  * is found after it, with the library before or after it or absent. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_NEXT, dlvsym (built alone on a GPU machine) */
+#endif
 #include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>

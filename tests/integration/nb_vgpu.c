@@ -8,6 +8,9 @@
  * functions found the same way. A call that comes back into one of its
  * hooks is a recursion (exit 3). At exit it tells on stderr how many calls
  * its hooks had. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_NEXT, dlvsym (built alone on a GPU machine) */
+#endif
 #include <cuda.h>
 #include <dlfcn.h>
 #include <pthread.h>

@@ -16,6 +16,9 @@
  * Then 64 rounds of allocate (1 MiB + 4 KiB steps), fill, read back and
  * free; and the dlsym(3) idiom, dlerror() clear after a lookup that
  * succeeded and set after one that failed, as glibc leaves it. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_NEXT, dlvsym (built alone on a GPU machine) */
+#endif
 #include <cuda.h>
 #include <dlfcn.h>
 #include <unistd.h>
