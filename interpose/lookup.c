@@ -178,12 +178,13 @@ static void *cm_lookup_next(const void *caller, const char *name)
 		}
 	}
 	/* None: the error glibc leaves, from a lookup that fails the same way
-	 * (libc defines no cu* name). */
-	void *libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
-	if (libc) {
+	 * (libc defines no cu* name), the last dl call (a dlclose would clear
+	 * it: libc's handle is kept). */
+	static void *libc;
+	if (!libc)
+		libc = dlopen("libc.so.6", RTLD_NOLOAD | RTLD_LAZY);
+	if (libc)
 		cm_real_dlsym(libc, name);
-		dlclose(libc);
-	}
 	return NULL;
 }
 

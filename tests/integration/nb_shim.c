@@ -3,7 +3,8 @@
  * dlsym(RTLD_NEXT, name), as profilers do; a call that comes back to the
  * shim itself is a recursion (exit 3). At its first cuInit it asks
  * RTLD_NEXT for names only it defines (a cu* one and a cublas* one): none
- * is found after it, with the library before or after it or absent. */
+ * is found after it, with the library before or after it or absent; and
+ * for cuLaunchKernel, whose dlerror() must agree with the answer. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT, dlvsym (built alone on a GPU machine) */
 #endif
@@ -51,6 +52,13 @@ NB_EXPORT CUresult cuInit(unsigned flags)
 		for (int i = 0; i < 2; i++)
 			printf("nb_shim: dlsym(RTLD_NEXT, %s): %s\n", probes[i],
 			       dlsym(RTLD_NEXT, probes[i]) ? "found (wrong: only the shim has it)" : "none");
+		/* A hooked name the driver may lack (the fake has no
+		 * cuLaunchKernel): found or not, dlerror() says so. */
+		dlerror();
+		void *f = dlsym(RTLD_NEXT, "cuLaunchKernel");
+		const char *e = dlerror();
+		printf("nb_shim: dlsym(RTLD_NEXT, cuLaunchKernel): dlerror() %s\n",
+		       !f == !!e ? "agrees" : "disagrees (wrong)");
 	}
 	nb_enter("cuInit");
 	CUresult r = next ? next(flags) : CUDA_ERROR_NOT_FOUND;
