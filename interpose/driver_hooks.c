@@ -10,7 +10,11 @@
  * re-entry guard) or has no heap, translate, call the core, translate the
  * result. Stream 0 is the legacy stream in the plain entry points and the
  * calling thread's per-thread stream in the _ptsz ones. A pointer the
- * cache does not own goes to the driver unchanged.
+ * cache does not own goes to the driver unchanged. A hook changes the
+ * cache's state only once the driver accepted the call (a context's slot
+ * is forgotten after its destruction succeeded), or undoes it when the
+ * driver refuses (a capture begin, counted before). The first ABI versions
+ * are in driver_hooks_v1.c, through the helpers of driver_hooks.h.
  */
 #include <stdio.h>
 #include <string.h>

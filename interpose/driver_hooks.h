@@ -18,7 +18,8 @@ int cm_drv_ctx_slot(CUcontext ctx);
 CUresult cm_drv_ctx_gone(CUresult r, int slot);
 /* The idle cached bytes cuMemGetInfo counts as free; false: count none. */
 bool cm_drv_idle_bytes(size_t *idle);
-/* Whether p lies in a block the program holds (info filled). */
+/* Whether p lies in memory of the cache; info->base is then the start of
+ * the block the program holds there, or 0: none the driver would know. */
 bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info);
 
 #endif
