@@ -44,18 +44,31 @@ static struct {
 static pthread_once_t nb_once = PTHREAD_ONCE_INIT;
 static __thread int nb_depth;
 
+/* glibc's dlsym, the next one: called from the sanitizers' start-up too,
+ * before anything else may run (this file is built without them). */
+static nb_dlsym_fn nb_dlsym_next(void)
+{
+	nb_dlsym_fn f = __atomic_load_n(&nb_real_dlsym, __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = (nb_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+		if (!f)
+			f = (nb_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+		__atomic_store_n(&nb_real_dlsym, f, __ATOMIC_RELEASE);
+	}
+	return f;
+}
+
+/* The driver's functions, found with the real dlsym on its handle. */
 static void nb_init(void)
 {
-	nb_real_dlsym = (nb_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
-	if (!nb_real_dlsym)
-		nb_real_dlsym = (nb_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+	nb_dlsym_fn real = nb_dlsym_next();
 	void *cuda = dlopen("libcuda.so.1", RTLD_LAZY);
-	if (!nb_real_dlsym || !cuda)
+	if (!real || !cuda)
 		return;
-	*(void **)&nb_real.alloc = nb_real_dlsym(cuda, "cuMemAlloc_v2");
-	*(void **)&nb_real.release = nb_real_dlsym(cuda, "cuMemFree_v2");
-	*(void **)&nb_real.gpa = nb_real_dlsym(cuda, "cuGetProcAddress");
-	*(void **)&nb_real.gpa2 = nb_real_dlsym(cuda, "cuGetProcAddress_v2");
+	*(void **)&nb_real.alloc = real(cuda, "cuMemAlloc_v2");
+	*(void **)&nb_real.release = real(cuda, "cuMemFree_v2");
+	*(void **)&nb_real.gpa = real(cuda, "cuGetProcAddress");
+	*(void **)&nb_real.gpa2 = real(cuda, "cuGetProcAddress_v2");
 }
 
 static int nb_calls; /* told at exit, on stderr */
@@ -92,11 +105,11 @@ static void *nb_own(const char *name)
 
 void *dlsym(void *handle, const char *name)
 {
-	pthread_once(&nb_once, nb_init);
 	void *own = handle != RTLD_NEXT ? nb_own(name) : NULL;
 	if (own)
 		return own;
-	return nb_real_dlsym ? nb_real_dlsym(handle, name) : NULL;
+	nb_dlsym_fn real = nb_dlsym_next();
+	return real ? real(handle, name) : NULL;
 }
 
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
