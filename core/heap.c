@@ -509,6 +509,7 @@ void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out)
 			out->segment_start = b->prev == NULL;
 			out->expandable = b->seg->expandable;
 			out->size = b->node.size;
+			out->requested = b->requested;
 			out->base = b->node.addr;
 		} else {
 			out->ours = cm_segment_find(d, ptr) != NULL;
