@@ -329,12 +329,11 @@ CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 	int slot;
 	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
 	if (r != CUDA_SUCCESS || cm_in_cuda || !free_bytes || !total || !(h = cm_lib_heap()) ||
-	    !cm_config_get()->memgetinfo_counts_cache || !cm_lib_device(&slot))
+	    !cm_lib_device(&slot))
 		return r;
 	cm_in_cuda++;
-	size_t idle = cm_idle_bytes(h, slot);
+	cm_mem_info_view(h, slot, free_bytes, total);
 	cm_in_cuda--;
-	*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
 	return r;
 }
 
