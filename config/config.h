@@ -120,6 +120,10 @@ int cm_config_from_env(cm_config *cfg, const char *conf, const char *sim_memory,
  * (thread-safe), immutable afterwards. */
 const cm_config *cm_config_get(void);
 
+/* The CACHEMALLOC_CONF text cm_config_get applied ("" when unset or
+ * ignored), for reports that say which configuration they used. */
+const char *cm_config_text(void);
+
 /* Writes the table of options (name, accepted values, default, description). */
 void cm_config_print_options(FILE *out);
 

@@ -31,6 +31,7 @@
 #define CM_ENV_NVTX "NVTX_INJECTION64_PATH"
 
 static cm_config cm_env_config;
+static const char *cm_env_text = ""; /* CACHEMALLOC_CONF as read */
 static pthread_once_t cm_env_once = PTHREAD_ONCE_INIT;
 
 static void cm_env_report_secure(const char *conf, const char *sim, FILE *err)
@@ -81,8 +82,11 @@ static void cm_env_load(void)
 	 * itself looked for a tool (tests/integration/fakenvtx.c). */
 	const char *nvtx = secure_getenv(CM_ENV_NVTX);
 
-	cm_config_from_env(&cm_env_config, getenv(CM_ENV_CONF),
-			   getenv(CM_ENV_SIM), secure, stderr);
+	const char *conf = getenv(CM_ENV_CONF);
+
+	cm_config_from_env(&cm_env_config, conf, getenv(CM_ENV_SIM), secure, stderr);
+	if (conf && !secure && (conf = strdup(conf)))
+		cm_env_text = conf;
 	cm_env_path_ids(&ids);
 	cm_config_expand_paths(&cm_env_config, &ids, stderr);
 	/* Only whether a tool is named: NVTX itself loads it. */
@@ -93,4 +97,10 @@ const cm_config *cm_config_get(void)
 {
 	pthread_once(&cm_env_once, cm_env_load);
 	return &cm_env_config;
+}
+
+const char *cm_config_text(void)
+{
+	pthread_once(&cm_env_once, cm_env_load);
+	return cm_env_text;
 }

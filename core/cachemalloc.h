@@ -109,6 +109,16 @@ void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total);
  * (tracing). A failure is reported on err and returned, never fatal. */
 bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
 
+/* metrics:PATH (core/metrics.c): writes the statistics as a Prometheus
+ * textfile now; or starts the one thread that writes it every period
+ * seconds (false, with one line on stderr, when it cannot start). */
+bool cm_metrics_write(cm_heap *h, const char *path, FILE *err);
+bool cm_metrics_start(cm_heap *h, const char *path, unsigned period);
+
+/* log:PATH (core/eventlog.c): writes out what the event log buffers (the
+ * library calls it at exit; cm_heap_destroy does it too). */
+void cm_eventlog_flush(cm_heap *h);
+
 /* Where out-of-memory reports go (default stderr); also restarts their
  * rate limit of one a second. */
 void cm_heap_set_report_stream(cm_heap *h, FILE *out);

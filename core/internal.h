@@ -270,6 +270,7 @@ struct cm_heap {
 	cm_device *devs;
 	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
 	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
+	struct cm_eventlog *eventlog; /* log:PATH (eventlog.c); NULL: none */
 	cm_tc_retired *retired; /* per device, from exited threads */
 	/* Submissions (activity.c): set when every way work reaches a stream
 	 * calls cm_submit_begin/end; otherwise nothing is known of streams'
@@ -421,6 +422,16 @@ void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stre
 const cm_trace_entry *cm_trace_get(const cm_device *d, size_t i);
 const char *cm_trace_action_name(uint8_t action);
 cm_stream cm_trace_stream(const cm_stream_rec *rec);
+
+/* eventlog.c: RMM's event log, fed by cm_trace. */
+typedef struct cm_eventlog cm_eventlog;
+bool cm_eventlog_open(cm_heap *h);
+void cm_eventlog_event(cm_heap *h, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
+void cm_eventlog_close(cm_heap *h);
+
+/* outfile.c: path written whole (a temporary file renamed); false and
+ * one line on err (if not NULL) on failure. */
+bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
 
 /* release.c */
 size_t cm_release_all_locked(cm_device *d);

@@ -7,8 +7,8 @@
  * segment per mapped stretch, each with "stitched_ranges": the (address,
  * size) of its chunks that stitching moved there. Only dicts, lists,
  * tuples, ints, floats, strings, booleans and None are written, so any unpickler can read it and nothing in it runs.
- * It is written to a new temporary file in the target folder, then renamed
- * over the path: a symlink at the path is replaced, never followed.
+ * It is written whole (outfile.c): a symlink at the path is replaced,
+ * never followed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -249,37 +249,6 @@ static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
 	return !out->failed && !traces.failed;
 }
 
-static bool cm_snapshot_write_file(const char *path, const cm_pickle *p, FILE *err)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 8);
-	if (!tmp)
-		return false;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".XXXXXX", 8);
-	int fd = mkstemp(tmp); /* a new file (O_EXCL): nothing is followed */
-	bool ok = fd >= 0;
-	for (size_t at = 0; ok && at < p->len;) {
-		ssize_t w = write(fd, p->buf + at, p->len - at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		ok = w > 0;
-		at += ok ? (size_t)w : 0;
-	}
-	ok = ok && fchmod(fd, 0644) == 0;
-	if (fd >= 0 && close(fd) != 0)
-		ok = false;
-	ok = ok && rename(tmp, path) == 0;
-	if (!ok) {
-		fprintf(err, "cachemalloc: cannot write the memory snapshot %s: %s\n", path,
-			strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return ok;
-}
-
 bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err)
 {
 	cm_pickle p = {0};
@@ -287,7 +256,7 @@ bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err)
 	if (!ok)
 		fprintf(err, "cachemalloc: no memory to build the snapshot for %s\n", path);
 	else
-		ok = cm_snapshot_write_file(path, &p, err);
+		ok = cm_outfile_write(path, p.buf, p.len, "the memory snapshot", err);
 	free(p.buf);
 	return ok;
 }

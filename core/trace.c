@@ -5,7 +5,8 @@
  * failures, as PyTorch's memory history records them. Recording happens
  * under the device lock, so a heap that traces serves every call through
  * the locked path (tcache.c's fast path is off): tracing is for
- * diagnosis, enabled by oom_snapshot.
+ * diagnosis, enabled by oom_snapshot. Each action also goes to the event
+ * log (log:PATH, eventlog.c) when there is one.
  */
 #include <stdlib.h>
 #include <time.h>
@@ -29,6 +30,7 @@ bool cm_trace_init(cm_device *d)
 
 void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stream stream)
 {
+	cm_eventlog_event(d->heap, action, addr, size, stream);
 	if (!d->trace)
 		return;
 	struct timespec ts;

@@ -124,6 +124,8 @@ static bool cm_lib_init_locked(void)
 	pthread_atfork(NULL, NULL, cm_lib_forked_child);
 	if (cfg->report_signal)
 		cm_lib_watch_signal(h, cfg->report_signal);
+	if (cfg->metrics_path[0])
+		cm_metrics_start(h, cfg->metrics_path, cfg->metrics_period);
 	atomic_store_explicit(&cm_lib_heap_ptr, h, memory_order_release);
 	return true;
 }
@@ -330,6 +332,9 @@ __attribute__((destructor)) static void cm_lib_fini(void)
 	} else if (cfg->stats == CM_STATS_EXIT_JSON) {
 		cm_lib_write_json(h, cfg->stats_path);
 	}
+	if (cfg->metrics_path[0])
+		cm_metrics_write(h, cfg->metrics_path, stderr);
+	cm_eventlog_flush(h);
 	/* The heap is not destroyed: the driver frees device memory at exit,
 	 * and CUDA must not be called once the runtime unloads. */
 }
