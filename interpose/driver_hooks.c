@@ -43,6 +43,7 @@ CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	int slot;
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
 		return CM_DRV(cuMemAlloc_v2, (p, n));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
 	*p = (CUdeviceptr)out;
@@ -67,6 +68,7 @@ static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool p
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || cm_lib_capturing(s) ||
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_DRV(cuMemAllocAsync_ptsz, (p, n, s)) : CM_DRV(cuMemAllocAsync, (p, n, s));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream(s, ptsz), &out);
 	*p = (CUdeviceptr)out;
