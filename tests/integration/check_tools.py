@@ -7,13 +7,15 @@ actions, hexadecimal pointers) and its round trip through the replayer,
 and exit_summary's line.
 usage: check_tools.py PROG_TOOLS LIBCACHEMALLOC CACHEMALLOC_REPLAY"""
 import json
-import math
 import os
 import re
 import socket
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from prom_text import parse_prometheus  # noqa: E402
 
 PROG, LIB, REPLAY = sys.argv[1:4]
 failures = 0
@@ -39,54 +41,17 @@ def run(conf, args=(), extra_env=None):
     return p, int(m.group(1)) if m else -1
 
 
-# ---- Prometheus' text format, strictly (exposition format 0.0.4) ----
-NAME = r"[a-zA-Z_:][a-zA-Z0-9_:]*"
-LABEL = r'[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\[\\"n])*"'
-SAMPLE = re.compile(rf"^({NAME})(?:\{{((?:{LABEL})(?:,{LABEL})*)?\}})? (\S+)(?: -?\d+)?$")
-TYPES = {"counter", "gauge", "histogram", "summary", "untyped"}
-
-
-def parse_prometheus(text):
-    """{(name, ((label, value), ...)): float} and {family: type}; raises
-    ValueError naming the line that breaks the format."""
-    if text and not text.endswith("\n"):
-        raise ValueError("the last line does not end in a newline")
-    types, samples, done, current = {}, {}, set(), None
-    for n, line in enumerate(text.split("\n")[:-1], 1):
-        if line.startswith("#"):
-            parts = line.split(" ", 3)
-            if len(parts) >= 3 and parts[1] in ("HELP", "TYPE"):
-                if not re.fullmatch(NAME, parts[2]):
-                    raise ValueError(f"line {n}: bad metric name {parts[2]!r}")
-                if parts[1] == "TYPE":
-                    if parts[2] in types or len(parts) != 4 or parts[3] not in TYPES:
-                        raise ValueError(f"line {n}: bad or repeated TYPE: {line!r}")
-                    if parts[2] in done:
-                        raise ValueError(f"line {n}: TYPE after the family's samples")
-                    types[parts[2]] = parts[3]
-            continue
-        if not line:
-            raise ValueError(f"line {n}: empty line")
-        m = SAMPLE.match(line)
-        if not m:
-            raise ValueError(f"line {n}: not a sample: {line!r}")
-        name, labels, value = m.group(1), m.group(2) or "", m.group(3)
-        fam = re.sub(r"_(total|sum|count|bucket)$", "", name) if name not in types else name
-        fam = name if name in types else fam
-        if current != fam:
-            if fam in done:
-                raise ValueError(f"line {n}: family {fam} is not contiguous")
-            if current:
-                done.add(current)
-            current = fam
-        key = (name, tuple(re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"', labels)))
-        if key in samples:
-            raise ValueError(f"line {n}: repeated series {key}")
-        v = float(value)  # ValueError on junk; Nan/+Inf are valid floats
-        if math.isnan(v) and value != "NaN":
-            raise ValueError(f"line {n}: bad value {value!r}")
-        samples[key] = v
-    return samples, types
+# The strict parser refuses what breaks the format (so that its passing means something).
+for bad in ("cachemalloc_x{device=\"0\"} 1",                 # no final newline
+            "cachemalloc_x{device=0} 1\n",                     # unquoted label value
+            "# TYPE a counter\n# TYPE a counter\na 1\n",        # TYPE twice
+            "a 1\nb 2\na 3\n",                                  # family not contiguous
+            "a one\n"):                                         # not a number
+    try:
+        parse_prometheus(bad)
+        check(False, f"the strict parser refuses {bad!r}")
+    except ValueError:
+        pass
 
 
 def check_metrics(path, what, want):
