@@ -57,7 +57,7 @@ static void cm_device_fini(cm_device *d)
 	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
 	cm_livemap_free(&d->live);
-	free(d->trace);
+	cm_trace_fini(d);
 	for (size_t i = 0; i < d->nslabs; i++)
 		free(d->slabs[i]);
 	free(d->slabs);

@@ -5,9 +5,14 @@ Prometheus' text format, and by prometheus_client's where it is installed;
 once while blocks are live, once at exit), RMM's event log (its header,
 actions, hexadecimal pointers) and its round trip through the replayer,
 and exit_summary's line.
+The snapshots are checked by tests/check_snapshot.py (the integer widths
+MemoryViz.js reads): the one written at the refused allocation (with its
+oom entry), one written by SIGUSR1 while a block waits on its fence
+(active_pending_free), one of expandable segments (segment_map).
 usage: check_tools.py PROG_TOOLS LIBCACHEMALLOC CACHEMALLOC_REPLAY"""
 import json
 import os
+import pickle
 import re
 import socket
 import subprocess
@@ -158,6 +163,30 @@ with tempfile.TemporaryDirectory() as d:
           rep.get("failed_allocs") == 0, "the event log replays: 12 operations", r.stdout + r.stderr)
     print(f"event log: {rows} rows; replayed {rep.get('ops')} operations, peak reserved "
           f"{rep.get('peak_reserved_bytes')} bytes")
+
+CHECK_SNAPSHOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "check_snapshot.py")
+
+
+def check_snapshot(path, *want):
+    p = subprocess.run([sys.executable, CHECK_SNAPSHOT, path, *want], capture_output=True, text=True)
+    check(p.returncode == 0, f"snapshot {os.path.basename(path)} {' '.join(want)}", p.stdout + p.stderr)
+    print(p.stdout.strip())
+
+
+with tempfile.TemporaryDirectory() as d:
+    run(f"oom_snapshot:{d}/o.pickle")
+    check_snapshot(f"{d}/o.pickle", "oom", "alloc", "--device-free")
+    run(f"oom_snapshot:{d}/p.pickle,report_signal:SIGUSR1", ["pending", f"{d}/p.pickle", f"{d}/pending.pickle"])
+    check_snapshot(f"{d}/pending.pickle", "--pending")
+    # snapshot_stacks: the live blocks' stacks, resolved at the write, start in the program.
+    run(f"oom_snapshot:{d}/s.pickle,snapshot_stacks:true")
+    check_snapshot(f"{d}/s.pickle", "--frames", "6")
+    with open(f"{d}/s.pickle", "rb") as f:
+        snap = pickle.load(f)
+    frames = [b["frames"] for seg in snap["segments"] for b in seg["blocks"] if b["frames"]]
+    check(frames and all(any(fr["filename"].endswith("prog_tools") for fr in fs) for fs in frames) and
+          all(not fs[0]["filename"].endswith("libcachemalloc.so") for fs in frames),
+          "stacks: the program's frames, the library's own left out", str(frames[:1]))
 
 print(f"{'ok' if not failures else 'FAILED'}: tools, {failures} failure(s)")
 sys.exit(1 if failures else 0)
