@@ -21,9 +21,12 @@ static pthread_mutex_t cm_lib_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static cm_backend cm_lib_backend;
 static atomic_int cm_lib_captures;
 
+static bool cm_lib_fork_child; /* reports nothing at exit: the parent does */
+
 static void cm_lib_forked_child(void)
 {
 	/* CUDA cannot be used in a forked child: forget, never free. */
+	cm_lib_fork_child = true;
 	atomic_store(&cm_lib_disabled, true);
 	atomic_store(&cm_lib_heap_ptr, NULL);
 }
@@ -362,6 +365,8 @@ static void cm_lib_print_summary(cm_heap *h, const cm_stats *st)
 __attribute__((destructor)) static void cm_lib_fini(void)
 {
 	cm_heap *h = atomic_load(&cm_lib_heap_ptr);
+	if (cm_lib_fork_child)
+		return;
 	const cm_config *cfg = cm_config_get();
 	cm_stats st = {0};
 	if (h)

@@ -4,7 +4,7 @@ page; replay honours CACHEMALLOC_CONF with --conf over it, says which
 configuration it used and writes valid JSON whatever the path; check on a
 CUDA program, on /bin/true, on a static executable and on a failing
 program (the exit status is the program's), with its hints.
-usage: test_cli.py BUILD_DIR SOURCE_DIR"""
+usage: test_cli.py BUILD_DIR SOURCE_DIR MAN_PAGE"""
 import json
 import os
 import re
@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-BUILD, SRC = sys.argv[1], sys.argv[2]
+BUILD, SRC, MAN = sys.argv[1], sys.argv[2], sys.argv[3]
 COMMANDS = ("run", "check", "replay", "plot", "convert", "options", "demo", "library")
 failures = 0
 
@@ -35,8 +35,10 @@ def tool(*args, env=None, conf=None):
                           env=e, timeout=120)
 
 
-man = open(os.path.join(SRC, "docs", "cachemalloc.1")).read()
+man = open(MAN).read()
 top = tool("--help")
+version = tool("--version").stdout.strip()
+check(f'"{version}"' in man.splitlines()[0], f"the manual page names {version}", man.splitlines()[0])
 for c in COMMANDS:
     p = tool(c, "--help")
     check(p.returncode == 0 and "usage: cachemalloc " + c in p.stdout, f"{c} --help", p.stdout + p.stderr)

@@ -13,6 +13,7 @@ Where things are installed comes from _config.py, which meson generates
 from _config.py.in; in the source tree (scripts/cachemalloc sets
 CACHEMALLOC_BUILD_DIR) the build directory is used instead.
 """
+import json
 import os
 import pathlib
 
@@ -21,12 +22,24 @@ try:
 except ImportError:  # the source tree
     _config = None
 
-__version__ = _config.VERSION if _config else "0+source"
 
 
 def _build_dir():
     d = os.environ.get("CACHEMALLOC_BUILD_DIR")
     return pathlib.Path(d) if d and not _config else None
+
+
+def _source_version():
+    """The build directory's project version (meson's introspection)."""
+    build = _build_dir()
+    try:
+        with open(build / "meson-info" / "intro-projectinfo.json") as f:
+            return json.load(f)["version"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return "0+source"
+
+
+__version__ = _config.VERSION if _config else _source_version()
 
 
 def _install_root(start, installed_dir):
