@@ -94,6 +94,25 @@ with tempfile.TemporaryDirectory() as d:
                   "check on a static executable", p.stderr)
         else:
             print("no static libc here: the static executable case is skipped")
+    # plot with the first interpreter that has matplotlib (Debian's python3-matplotlib serves
+    # /usr/bin/python3): two modes by default, each replay's report in the JSON.
+    for py in (sys.executable, "/usr/bin/python3"):
+        if subprocess.run([py, "-c", "import matplotlib"], capture_output=True).returncode == 0:
+            png = os.path.join(d, "t.png")
+            e = dict(os.environ, PYTHONPATH=os.path.join(SRC, "python"), CACHEMALLOC_BUILD_DIR=BUILD)
+            e.pop("CACHEMALLOC_CONF", None)
+            p = subprocess.run([py, "-m", "cachemalloc", "plot", trace, png, "--json"], capture_output=True,
+                               text=True, env=e, timeout=120)
+            try:
+                j = json.loads(p.stdout.strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                j = {}
+            check(p.returncode == 0 and os.path.getsize(png) > 1000 and
+                  [r["conf"] for r in j.get("replays", [])] == ["", "expandable_segments:True"] and
+                  "plot: configuration expandable_segments:True" in p.stderr, "plot", p.stdout + p.stderr)
+            break
+    else:
+        print("no python with matplotlib: plot is not run")
     p = tool("options")
     check(p.returncode == 0 and "memory_limit_mb" in p.stdout and "metrics" in p.stdout, "options", p.stderr)
 

@@ -65,7 +65,7 @@ def main(argv=None):
     bottom.legend(loc="upper left", fontsize="small")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
-    print(f"plot_timeline: wrote {out} ({len(series)} modes)")
+    print(f"plot_timeline: wrote {out} ({len(series)} modes)", file=sys.stderr)
 
 
 if __name__ == "__main__":
