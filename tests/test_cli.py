@@ -113,6 +113,18 @@ with tempfile.TemporaryDirectory() as d:
             break
     else:
         print("no python with matplotlib: plot is not run")
+    # Another preload that exports dlsym is named (read from its dynamic symbols).
+    src = os.path.join(d, "other.c")
+    open(src, "w").write("void *dlsym(void *h, const char *n) { (void)h; (void)n; return 0; }\n")
+    other = os.path.join(d, "libother.so")
+    if subprocess.run(["cc", "-shared", "-fPIC", "-o", other, src], capture_output=True).returncode == 0:
+        sys.path.insert(0, os.path.join(SRC, "python"))
+        from cachemalloc.check import loader_problems
+        problems, warnings = loader_problems("/bin/true", {"LD_PRELOAD": f"/ours.so:{other}"}, "/ours.so")
+        check(not problems and any("exports dlsym: " + other in w for w in warnings),
+              "check names another preload exporting dlsym", str(warnings))
+        problems, warnings = loader_problems("/bin/true", {"LD_PRELOAD": "/ours.so"}, "/ours.so")
+        check(not any("dlsym" in w for w in warnings), "no dlsym warning without another preload", str(warnings))
     p = tool("options")
     check(p.returncode == 0 and "memory_limit_mb" in p.stdout and "metrics" in p.stdout, "options", p.stderr)
 
