@@ -448,6 +448,7 @@ int cm_stacks_frames(const cm_device *d, uintptr_t addr,
 bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
 
 /* release.c */
+int cm_device_ordinal(const cm_heap *h, int dev); /* the user's device number */
 size_t cm_release_all_locked(cm_device *d);
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
 bool cm_release_within_limit(cm_device *d, size_t size);

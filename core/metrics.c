@@ -4,7 +4,10 @@
  * textfile collector or any scraper that reads a file: one family per
  * field of stats.h, named cachemalloc_<field>, with a device label. The
  * counters (CM_STATS_COUNTERS) end in _total; the levels are gauges, each
- * with its peak as cachemalloc_peak_<field>. Sizes are in bytes (the base
+ * with its peak as cachemalloc_peak_<field>. The device label is the
+ * device's ordinal: the contexts of one device (the core's devices are
+ * context slots) are summed into one series, their peaks too (an upper
+ * bound). Sizes are in bytes (the base
  * unit). The file is written whole (outfile.c) every metrics_period
  * seconds by a thread of its own, and once more at exit (the library's
  * destructor calls cm_metrics_write).
@@ -44,12 +47,23 @@ static void cm_metrics_text(cm_heap *h, FILE *out)
 	if (!st || !dev)
 		goto out;
 	for (int i = 0; i < h->ndev; i++) {
-		cm_stats_get(h, i, &st[n]);
-		dev[n] = i;
-		n += cm_metrics_used(&st[n]);
+		cm_stats one;
+		cm_stats_get(h, i, &one);
+		if (!cm_metrics_used(&one))
+			continue;
+		int ord = cm_device_ordinal(h, i), k = 0;
+		while (k < n && dev[k] != ord)
+			k++;
+		if (k == n) {
+			memset(&st[n], 0, sizeof(st[n]));
+			dev[n++] = ord;
+		}
+		cm_stats_add(&st[k], &one); /* contexts of one device: one series */
 	}
-	if (n == 0) /* nothing used yet: device 0's zeros, so every family is there */
-		n = h->ndev > 0;
+	if (n == 0 && h->ndev > 0) { /* nothing used yet: zeros, so every family is there */
+		dev[0] = cm_device_ordinal(h, 0);
+		n = 1;
+	}
 #define CM_X(field, desc)                                                                        \
 	cm_metrics_family(out, #field, "_total", "counter", desc);                               \
 	for (int i = 0; i < n; i++)                                                              \

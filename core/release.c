@@ -109,10 +109,15 @@ size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small)
 				 cm_release_by_size_desc);
 }
 
+int cm_device_ordinal(const cm_heap *h, int dev)
+{
+	return h->be->device_ordinal ? h->be->device_ordinal(h->be->ctx, dev) : dev;
+}
+
 static size_t cm_release_limit(cm_device *d)
 {
 	const cm_config *cfg = &d->heap->cfg;
-	size_t cap = cm_config_memory_limit(cfg, d->index);
+	size_t cap = cm_config_memory_limit(cfg, cm_device_ordinal(d->heap, d->index));
 	if (cfg->per_process_memory_fraction >= 1.0 && cfg->garbage_collection_threshold <= 0.0)
 		return cap;
 	if (!d->limit) {
@@ -172,7 +177,7 @@ void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total)
 	if (dev < 0 || dev >= h->ndev)
 		return;
 	bool counts_cache = h->cfg.memgetinfo_counts_cache;
-	size_t cap = cm_config_memory_limit(&h->cfg, dev);
+	size_t cap = cm_config_memory_limit(&h->cfg, cm_device_ordinal(h, dev));
 	size_t idle = counts_cache ? cm_idle_bytes(h, dev) : 0;
 	if (counts_cache)
 		*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
