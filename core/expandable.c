@@ -60,6 +60,7 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	seg->handles[i] = h;
 	seg->chunk_flags[i] = CM_CHUNK_MAPPED | (stitched ? CM_CHUNK_STITCHED : 0);
 	d->stats.vmm_maps++;
+	cm_trace(d, CM_TRACE_SEGMENT_MAP, va, seg->chunk, seg->pool ? cm_trace_stream(seg->pool->stream) : 0);
 	if (stitched)
 		d->stats.stitched_bytes += seg->chunk;
 	return CM_OK;
@@ -74,6 +75,8 @@ static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool kee
 	be->vmm_unmap(be->ctx, d->index, seg->idle.addr + i * seg->chunk, seg->chunk);
 	seg->chunk_flags[i] = 0;
 	d->stats.vmm_unmaps++;
+	cm_trace(d, CM_TRACE_SEGMENT_UNMAP, seg->idle.addr + i * seg->chunk, seg->chunk,
+		 seg->pool ? cm_trace_stream(seg->pool->stream) : 0);
 	if (keep)
 		cm_stitch_keep(d, seg->chunk, seg->handles[i]);
 	else

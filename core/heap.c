@@ -57,7 +57,7 @@ static void cm_device_fini(cm_device *d)
 	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
 	cm_livemap_free(&d->live);
-	free(d->trace);
+	cm_trace_fini(d);
 	for (size_t i = 0; i < d->nslabs; i++)
 		free(d->slabs[i]);
 	free(d->slabs);
@@ -77,7 +77,8 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
 	h->ndev = be->device_count;
 	h->round_plain = cm_size_rounds_plain(cfg);
-	h->fast = cfg->oom_snapshot[0] == '\0';
+	/* Tracing (oom_snapshot) and the event log see every call: no fast path. */
+	h->fast = cfg->oom_snapshot[0] == '\0' && cfg->log_path[0] == '\0';
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired || cm_activity_init(h) != CM_OK) {
@@ -92,6 +93,7 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 		if (!h->fast)
 			cm_trace_init(&h->devs[i]);
 	}
+	cm_eventlog_open(h);
 	*out = h;
 	return CM_OK;
 }
@@ -106,6 +108,7 @@ void cm_heap_destroy(cm_heap *h)
 		cm_device_fini(&h->devs[i]);
 	}
 	cm_activity_fini(h);
+	cm_eventlog_close(h);
 	free(h->devs);
 	free(h->retired);
 	free(h);

@@ -48,6 +48,7 @@ CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	int slot;
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
 		return CM_DRV(cuMemAlloc_v2, (p, n));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_report_name_api("cuMemAlloc"); /* an out-of-memory report says what was called */
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
@@ -74,6 +75,7 @@ static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool p
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || cm_lib_capturing(s) ||
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_DRV(cuMemAllocAsync_ptsz, (p, n, s)) : CM_DRV(cuMemAllocAsync, (p, n, s));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream(s, ptsz), &out);
 	*p = (CUdeviceptr)out;
@@ -348,26 +350,22 @@ CM_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
 
 /* ---- queries answered with the block ---- */
 
-bool cm_drv_idle_bytes(size_t *idle)
+void cm_drv_mem_info(size_t *free_bytes, size_t *total)
 {
 	cm_heap *h;
 	int slot;
-	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_config_get()->memgetinfo_counts_cache ||
-	    !cm_lib_device(&slot))
-		return false;
+	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
+		return;
 	cm_in_cuda++;
-	*idle = cm_idle_bytes(h, slot);
+	cm_mem_info_view(h, slot, free_bytes, total);
 	cm_in_cuda--;
-	return true;
 }
 
 CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 {
-	size_t idle;
 	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
-	if (r != CUDA_SUCCESS || !free_bytes || !total || !cm_drv_idle_bytes(&idle))
-		return r;
-	*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
+	if (r == CUDA_SUCCESS && free_bytes && total)
+		cm_drv_mem_info(free_bytes, total);
 	return r;
 }
 

@@ -16,8 +16,10 @@ CUresult cm_drv_capture_begun(CUresult r);
 int cm_drv_ctx_slot(CUcontext ctx);
 /* ...forgotten once the driver accepted its destruction (r). */
 CUresult cm_drv_ctx_gone(CUresult r, int slot);
-/* The idle cached bytes cuMemGetInfo counts as free; false: count none. */
-bool cm_drv_idle_bytes(size_t *idle);
+/* cuMemGetInfo's answer as the program sees it under the cache (idle cached
+ * memory as free, memory_limit_mb as the total): core/release.c,
+ * cm_mem_info_view. */
+void cm_drv_mem_info(size_t *free_bytes, size_t *total);
 /* Whether p lies in memory of the cache; info->base is then the start of
  * the block the program holds there, or 0: none the driver would know. */
 bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info);

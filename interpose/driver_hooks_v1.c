@@ -66,12 +66,13 @@ CM_EXPORT CUresult cuMemFree(CUdeviceptr_v1 p)
 
 CM_EXPORT CUresult cuMemGetInfo(unsigned int *free_bytes, unsigned int *total)
 {
-	size_t idle;
 	CUresult r = CM_V1(cuMemGetInfo, (free_bytes, total));
-	if (r != CUDA_SUCCESS || !free_bytes || !total || !cm_drv_idle_bytes(&idle))
+	if (r != CUDA_SUCCESS || !free_bytes || !total)
 		return r;
-	size_t f = (size_t)*free_bytes + idle;
-	*free_bytes = f > *total ? *total : (unsigned int)f;
+	size_t f = *free_bytes, t = *total;
+	cm_drv_mem_info(&f, &t);
+	*free_bytes = (unsigned int)(f < *total ? f : *total);
+	*total = (unsigned int)(t < *total ? t : *total);
 	return r;
 }
 

@@ -69,6 +69,7 @@ CM_EXPORT cudaError_t cudaMalloc(void **p, size_t n)
 		return CM_REAL(cudaMalloc, (p, n));
 	if (!(h = cm_lib_heap()) || !cm_hook_reset_seen() || !cm_lib_device(&slot))
 		return CM_REAL_UNGUARDED(cudaMalloc, (p, n)); /* the runtime initializes */
+	cm_lib_saw(CM_LEVEL_RUNTIME);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
 	*p = (void *)out;
@@ -96,6 +97,7 @@ static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_REAL_UNGUARDED(cudaMallocAsync_ptsz, (p, n, s))
 			    : CM_REAL_UNGUARDED(cudaMallocAsync, (p, n, s));
+	cm_lib_saw(CM_LEVEL_RUNTIME);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream((CUstream)s, ptsz), &out);
 	*p = (void *)out;

@@ -14,6 +14,18 @@
 #include "cachemalloc.h"
 #include "real.h"
 
+/* The levels at which the program's calls reached the library, for
+ * `cachemalloc check` and the exit reports: an allocation through the
+ * runtime's or the driver's entry points, a driver function handed out
+ * by dlsym or cuGetProcAddress. Set once per level (a relaxed load after). */
+enum { CM_LEVEL_RUNTIME = 1, CM_LEVEL_DRIVER = 2, CM_LEVEL_LOOKUP = 4 };
+extern atomic_uint cm_lib_levels;
+static inline void cm_lib_saw(unsigned level)
+{
+	if (!(atomic_load_explicit(&cm_lib_levels, memory_order_relaxed) & level))
+		atomic_fetch_or_explicit(&cm_lib_levels, level, memory_order_relaxed);
+}
+
 /* The process heap, or NULL: pass everything through. */
 cm_heap *cm_lib_heap(void);
 

@@ -37,6 +37,7 @@
 
 #include "hook_entry.h"
 #include "real.h"
+#include "library.h"
 
 #define CM_EXPORT __attribute__((visibility("default")))
 #define CM_LOOKUP_CAP 2048 /* a power of two, above twice the hooks */
@@ -109,9 +110,12 @@ static void *cm_lookup_swap(void *fn)
 {
 	if (!fn || !cm_lookup_build())
 		return fn;
-	for (size_t i = cm_lookup_slot(fn); cm_lookup_map.key[i]; i = (i + 1) & (CM_LOOKUP_CAP - 1))
-		if (cm_lookup_map.key[i] == fn)
+	for (size_t i = cm_lookup_slot(fn); cm_lookup_map.key[i]; i = (i + 1) & (CM_LOOKUP_CAP - 1)) {
+		if (cm_lookup_map.key[i] == fn) {
+			cm_lib_saw(CM_LEVEL_LOOKUP);
 			return cm_lookup_map.hook[i];
+		}
+	}
 	return fn;
 }
 
