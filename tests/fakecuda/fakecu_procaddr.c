@@ -155,6 +155,7 @@ static const fk_proc fk_procs[] = {
 	P(cuMemUnmap, cuMemUnmap, 10020),
 	P(cuMemSetAccess, cuMemSetAccess, 10020),
 	P(cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, 10020),
+	P(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 4000),
 };
 
 #undef P
