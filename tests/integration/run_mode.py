@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Runs one integration program under the preloaded library in one mode and
+checks the statistics it writes at exit, so that a mode that silently does
+nothing, or that keeps memory it should not, fails.
+
+usage: run_mode.py MODE HELD STATS_JSON -- PROGRAM [ARGS...]
+
+MODE is the CACHEMALLOC_CONF the run gets ("default": none), stats:exit-json
+added; HELD is the bytes the program still holds at exit (allocated_bytes).
+The environment (LD_PRELOAD and the rest) is the caller's. The program's exit
+status is passed on when it is not 0; else every check below must hold:
+- the cache served the program (alloc_calls > 0);
+- the books balance: allocated_bytes == HELD, reserved_bytes >=
+  allocated_bytes, stitch_free_bytes <= reserved_bytes, no segment without
+  reserved memory and none of it without a segment;
+- expandable_segments:True really used the driver's VMM calls (vmm_maps > 0,
+  no plain segment: raw_alloc_calls == 0);
+- free_fence:host never ordered a reuse on the device (no fence, stream wait
+  or lazy wait), and the default mode (gpu) never mapped a VMM chunk.
+"""
+import json
+import os
+import subprocess
+import sys
+
+
+def fail(msg):
+    print(f"FAIL run_mode: {msg}")
+    sys.exit(1)
+
+
+def main():
+    if len(sys.argv) < 6 or sys.argv[4] != "--":
+        fail("usage: run_mode.py MODE HELD STATS_JSON -- PROGRAM [ARGS...]")
+    mode, held, path, cmd = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[5:]
+    env = dict(os.environ)
+    conf = f"stats:exit-json:{path}"
+    env["CACHEMALLOC_CONF"] = conf if mode == "default" else f"{mode},{conf}"
+    if os.path.exists(path):
+        os.unlink(path)
+    rc = subprocess.call(cmd, env=env)
+    if rc != 0:
+        sys.exit(rc)
+    try:
+        with open(path) as f:
+            st = json.load(f)
+    except (OSError, ValueError) as e:
+        fail(f"{mode}: no statistics at exit in {path}: {e}")
+    checks = [
+        (st["alloc_calls"] > 0, "the cache served no allocation (alloc_calls 0)"),
+        (st["allocated_bytes"] == held,
+         f"allocated_bytes at exit {st['allocated_bytes']}, expected {held}"),
+        (st["reserved_bytes"] >= st["allocated_bytes"], "reserved_bytes below allocated_bytes"),
+        (st["stitch_free_bytes"] <= st["reserved_bytes"], "kept chunks not in reserved_bytes"),
+        ((st["segments"] == 0) == (st["reserved_bytes"] == st["stitch_free_bytes"]),
+         f"segments {st['segments']} with reserved_bytes {st['reserved_bytes']}"),
+    ]
+    if "expandable_segments:True" in mode:
+        checks += [(st["vmm_maps"] > 0, "expandable_segments:True mapped no VMM chunk "
+                    "(vmm_maps 0): plain segments were used"),
+                   (st["raw_alloc_calls"] == 0,
+                    f"expandable_segments:True made {st['raw_alloc_calls']} plain segments")]
+    if "free_fence:host" in mode:
+        n = st["fences"] + st["stream_waits"] + st["lazy_waits"]
+        checks.append((n == 0, f"free_fence:host ordered {n} reuses on the device"))
+    if mode == "default":
+        checks.append((st["vmm_maps"] == 0, "the default mode mapped VMM chunks"))
+    bad = [msg for ok, msg in checks if not ok]
+    for msg in bad:
+        print(f"FAIL run_mode: {mode}: {msg}")
+    if not bad:
+        print(f"run_mode: {mode}: statistics ok (alloc_calls {st['alloc_calls']}, "
+              f"vmm_maps {st['vmm_maps']}, reserved_bytes {st['reserved_bytes']})")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
