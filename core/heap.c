@@ -266,8 +266,8 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	if (cm_pending_bound_wait(d, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
-	if (!cm_oom_hopeless(d, rq->size) &&
-	    ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq))))
+	rq->hopeless = cm_oom_hopeless(d, rq->size);
+	if (!rq->hopeless && ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq))))
 		goto found;
 	/* Chunks the failed growths cut out for stitching go back before the
 	 * report, which then tells what is held after the failure. */
