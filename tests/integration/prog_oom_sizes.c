@@ -6,7 +6,8 @@
  * free memory, just over the total, twice the total, 64 TiB and
  * SIZE_MAX - 4096 must each fail with cudaErrorMemoryAllocation (the last
  * error then cleared), leave the device's free memory no lower than before
- * the request, and leave small allocations and stream creation working.
+ * the request, and leave small allocations and stream creation working; so
+ * must a thousand such failures in a row.
  * Then the device is filled with 64 MiB blocks until a request fails (it
  * too must take nothing), every other block freed, and a request larger
  * than any freed block and than the device's free memory, but within what
@@ -142,6 +143,21 @@ int main(void)
 	must_fail("twice the total", 2 * total);
 	must_fail("64 TiB", (size_t)64 << 40);
 	must_fail("SIZE_MAX - 4096", SIZE_MAX - 4096);
+	/* A program that retries: a thousand failures in a row take nothing
+	 * either (what one failure keeps, a thousand would multiply). */
+	size_t before = free_now();
+	for (int i = 0; i < 1000; i++) {
+		void *q = NULL;
+		size_t size = i % 2 ? total + (size_t)i * 4096 : free0 + BLOCK + (size_t)i * 4096;
+		if (cudaMalloc(&q, size) == cudaSuccess) {
+			FAIL("retry %d: cudaMalloc(%zu) succeeded", i, size);
+			cudaFree(q);
+		}
+	}
+	(void)cudaGetLastError();
+	if (free_now() < before)
+		FAIL("1000 failed requests: device free fell from %zu to %zu bytes", before, free_now());
+	small_and_streams("1000 failed requests");
 	fits_after_release(total);
 
 	size_t free1 = free_now();
