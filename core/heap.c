@@ -490,6 +490,7 @@ void cm_device_reset(cm_heap *h, int dev)
 		return;
 	cm_device *d = &h->devs[dev];
 	pthread_mutex_lock(&d->lock);
+	cm_exp_give_back_all(d); /* VMM memory is not the context's */
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
 	cm_fence_forget_all(d);

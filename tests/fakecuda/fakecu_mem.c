@@ -25,6 +25,7 @@
  */
 #include "fakecu_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -654,4 +655,30 @@ FK_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDe
 	}
 	return fk_vmm_status(fk.be->vmm_set_access(fk.be->ctx, desc[0].location.id,
 						   (uintptr_t)ptr, size));
+}
+
+/* ---- usage at exit (tests/integration/run_mode.py) -----------------------
+ *
+ * With FAKECUDA_USAGE_AT_EXIT=PATH, the device memory this process still
+ * holds at exit (fk.used, VMM physical memory included) is written to PATH
+ * as JSON, so that a test can compare it with what the cache says it
+ * reserves: memory the cache lost track of shows as a difference. Not in a
+ * fork child, nor before cuInit. */
+
+__attribute__((destructor)) static void fk_usage_at_exit(void)
+{
+	const char *path = secure_getenv("FAKECUDA_USAGE_AT_EXIT");
+	if (!path || !*path || fk_initialized() != CUDA_SUCCESS)
+		return;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	size_t used = 0, vmm = 0;
+	for (int d = 0; d < fk.ndev; d++) {
+		used += fk.used[d];
+		vmm += fk.vmm[d];
+	}
+	fprintf(f, "{\"used_bytes\": %zu, \"vmm_bytes\": %zu, \"pending_frees\": %s}\n", used, vmm,
+		fk_frees_pending() ? "true" : "false");
+	fclose(f);
 }

@@ -455,6 +455,36 @@ static void probe_reset(void)
 	say("primary.active-after-release-last", "%d", active);
 }
 
+/* Whether cuMemCreate memory outlives its context: created in the primary
+ * context, which the last release then destroys (after probe_reset). The
+ * fake keeps it (the library gives its ranges back before a reset or a
+ * cuCtxDestroy, core/expandable.c, but cannot before the last release). */
+static void probe_vmm_context_end(void)
+{
+	CUmemAllocationProp prop;
+	memset(&prop, 0, sizeof(prop));
+	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	prop.location.id = 0;
+	CUcontext c = NULL;
+	CUmemGenericAllocationHandle h = 0;
+	size_t gran = 0, f0 = 0, f1 = 0, total = 0;
+	const size_t n = 16;
+
+	cuDevicePrimaryCtxRetain(&c, 0);
+	cuCtxSetCurrent(c);
+	cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+	code("vmm.context-end.create", cuMemCreate(&h, n * gran, &prop, 0));
+	cuMemGetInfo(&f0, &total);
+	cuDevicePrimaryCtxRelease(0);
+	cuDevicePrimaryCtxRetain(&c, 0);
+	cuCtxSetCurrent(c);
+	cuMemGetInfo(&f1, &total);
+	yes("vmm.context-end.memory-kept", f1 < f0 + n * gran / 2);
+	code("vmm.context-end.release", cuMemRelease(h));
+	cuDevicePrimaryCtxRelease(0);
+}
+
 /* ---- comparison ----------------------------------------------------------- */
 
 int main(int argc, char **argv)
@@ -475,5 +505,6 @@ int main(int argc, char **argv)
 	probe_vmm();
 	probe_vmm_semantics();
 	probe_reset();
+	probe_vmm_context_end();
 	return argc > 1 ? compare(argv[1]) : 0;
 }

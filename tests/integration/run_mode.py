@@ -3,7 +3,8 @@
 checks the statistics it writes at exit, so that a mode that silently does
 nothing, or that keeps memory it should not, fails.
 
-usage: run_mode.py LIBRARY MODE STATS_JSON EXTRA_CONF -- PROGRAM [ARGS...]
+usage: run_mode.py [--device-usage-unchecked] LIBRARY MODE STATS_JSON EXTRA_CONF --
+                   PROGRAM [ARGS...]
 
 The program runs with LIBRARY preloaded (only the program: not this script)
 and CACHEMALLOC_CONF set to the mode's (default: nothing; expandable:
@@ -17,7 +18,10 @@ it is not 0; else every check below must hold:
 - expandable_segments:True really used the driver's VMM calls (vmm_maps > 0,
   no plain segment: raw_alloc_calls == 0);
 - free_fence:host never ordered a reuse on the device (no fence, stream wait
-  or lazy wait), and the default mode (gpu) never mapped a VMM chunk.
+  or lazy wait), and the default mode (gpu) never mapped a VMM chunk;
+- on the fake driver (FAKECUDA_USAGE_AT_EXIT), the device memory the process
+  holds at exit is exactly the cache's reserved_bytes: nothing leaked past
+  the cache's books.
 """
 import json
 import os
@@ -34,6 +38,10 @@ MODES = {"default": "", "expandable": "expandable_segments:True", "host": "free_
 
 
 def main():
+    # The device-usage check off for a run (meson.build says which and why).
+    usage_checked = sys.argv[1:2] != ["--device-usage-unchecked"]
+    if not usage_checked:
+        del sys.argv[1]
     if len(sys.argv) < 7 or sys.argv[5] != "--" or sys.argv[2] not in MODES:
         fail("usage: run_mode.py LIBRARY default|expandable|host STATS_JSON EXTRA_CONF -- "
              "PROGRAM [ARGS...]")
@@ -42,8 +50,11 @@ def main():
     conf = [c for c in (MODES[mode], extra, f"stats:exit-json:{path}") if c]
     env["CACHEMALLOC_CONF"] = ",".join(conf)
     env["LD_PRELOAD"] = lib
-    if os.path.exists(path):
-        os.unlink(path)
+    usage = path + ".device"
+    env["FAKECUDA_USAGE_AT_EXIT"] = usage
+    for p in (path, usage):
+        if os.path.exists(p):
+            os.unlink(p)
     rc = subprocess.call(cmd, env=env)
     if rc != 0:
         sys.exit(rc)
@@ -69,6 +80,15 @@ def main():
         checks.append((n == 0, f"free_fence:host ordered {n} reuses on the device"))
     if mode == "default":
         checks.append((st["vmm_maps"] == 0, "the default mode mapped VMM chunks"))
+    try:  # the fake driver's count (not on a GPU)
+        with open(usage) as f:
+            dev = json.load(f)
+    except (OSError, ValueError):
+        dev = None
+    if usage_checked and dev is not None and not dev["pending_frees"]:
+        checks.append((dev["used_bytes"] == st["reserved_bytes"],
+                       f"the device holds {dev['used_bytes']} bytes for this process at exit, "
+                       f"the cache accounts for {st['reserved_bytes']} (reserved_bytes)"))
     bad = [msg for ok, msg in checks if not ok]
     for msg in bad:
         print(f"FAIL run_mode: {mode}: {msg}")
