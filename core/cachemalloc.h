@@ -91,6 +91,7 @@ typedef struct cm_ptr_info {
 	bool expandable;    /* ...in an expandable segment */
 	int dev;
 	size_t size;        /* the block's rounded size */
+	size_t requested;   /* the size the program asked for it */
 	uintptr_t base;     /* the start of the held block containing ptr, or 0 */
 } cm_ptr_info;
 void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
@@ -107,6 +108,9 @@ bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
 /* Where out-of-memory reports go (default stderr); also restarts their
  * rate limit of one a second. */
 void cm_heap_set_report_stream(cm_heap *h, FILE *out);
+/* The API the calling thread's next synchronous allocations come through,
+ * as an out-of-memory report names it ("cuMemAlloc"; NULL: "cudaMalloc"). */
+void cm_report_name_api(const char *api);
 
 /* Statistics of one device, and the sum over devices (dev = -1). */
 void cm_stats_get(cm_heap *h, int dev, cm_stats *out);

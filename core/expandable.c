@@ -284,22 +284,6 @@ void cm_exp_release(cm_device *d, cm_segment *seg)
 	seg->chunk_flags = NULL;
 }
 
-/* The context is about to be destroyed or reset (cm_device_reset): the
- * driver frees what cuMemAlloc gave, but memory from cuMemCreate is not
- * the context's, so every range goes back now, mapped chunks, kept chunks
- * and address ranges, once the device is idle (nothing may still use it).
- * If the device cannot be synchronized, nothing is unmapped: it is only
- * forgotten, as before. The segments stay for the caller to forget. */
-void cm_exp_give_back_all(cm_device *d)
-{
-	if (!d->expandable || d->heap->be->device_synchronize(d->heap->be->ctx, d->index) != CM_OK)
-		return;
-	cm_stitch_release(d);
-	for (size_t i = 0; i < d->nsegs; i++)
-		if (d->segs[i]->expandable && d->segs[i]->handles)
-			cm_exp_release(d, d->segs[i]);
-}
-
 /* Gives back a wholly free expandable segment (release.c's policies):
  * unmapping, unlike cudaFree, does not wait for the device, so only once
  * its work is known complete, synchronizing if need be. False: it stays. */

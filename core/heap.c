@@ -490,7 +490,6 @@ void cm_device_reset(cm_heap *h, int dev)
 		return;
 	cm_device *d = &h->devs[dev];
 	pthread_mutex_lock(&d->lock);
-	cm_exp_give_back_all(d); /* VMM memory is not the context's */
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
 	cm_fence_forget_all(d);
@@ -528,6 +527,7 @@ void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out)
 			out->segment_start = b->prev == NULL;
 			out->expandable = b->seg->expandable;
 			out->size = b->node.size;
+			out->requested = b->requested;
 			out->base = b->node.addr;
 		} else {
 			out->ours = cm_segment_find(d, ptr) != NULL;

@@ -313,7 +313,6 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size);
 size_t cm_exp_trim_all(cm_device *d);
 void cm_exp_release(cm_device *d, cm_segment *seg);
 bool cm_exp_destroy(cm_device *d, cm_segment *seg);
-void cm_exp_give_back_all(cm_device *d);
 
 /* stitch.c: free physical chunks moved to where they are needed. */
 typedef struct cm_stitch_cut {

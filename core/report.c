@@ -95,6 +95,13 @@ static void cm_report_gather(cm_device *d, cm_report *r)
 	}
 }
 
+static __thread const char *cm_report_api;
+
+void cm_report_name_api(const char *api)
+{
+	cm_report_api = api;
+}
+
 static const char *cm_report_stream_name(const cm_stream_rec *rec, char *buf, size_t n)
 {
 	if (!rec)
@@ -168,7 +175,8 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	cm_report_size(a, sizeof(a), rq->size);
 	fprintf(out, "cachemalloc: CUDA out of memory on device %d: tried to allocate %s "
 		     "(%zu bytes asked, %zu rounded) for %s\n", d->index, a, rq->requested, rq->size,
-		cm_report_stream_name(rq->consumer, name, sizeof(name)));
+		!rq->consumer && cm_report_api ? cm_report_api
+					       : cm_report_stream_name(rq->consumer, name, sizeof(name)));
 	cm_report_size(a, sizeof(a), dev_total);
 	cm_report_size(b, sizeof(b), dev_free);
 	if (info)

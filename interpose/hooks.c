@@ -139,10 +139,12 @@ CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s)
  * The driver hook then passes it through (the guard). */
 CM_EXPORT cudaError_t cudaDeviceReset(void)
 {
-	int slot;
-	if (!cm_in_cuda && cm_lib_heap() && cm_lib_device(&slot))
-		cm_lib_forget_slot(slot);
+	int slot = -1;
+	if (cm_in_cuda || !cm_lib_heap() || !cm_lib_device(&slot))
+		slot = -1;
 	cudaError_t err = CM_REAL(cudaDeviceReset, ());
+	if (err == cudaSuccess)
+		cm_lib_forget_slot(slot); /* only once the reset was accepted */
 	atomic_fetch_add(&cm_hook_resets, 1);
 	return err;
 }

@@ -35,11 +35,10 @@ cm_status cm_lib_free(cm_heap *h, uintptr_t p);
  * when s is capturing. */
 cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz);
 
-/* The slot's context is about to be destroyed or reset: its cache is
- * forgotten without freeing, and the slot may serve another context
- * (driver_hooks.c). cm_lib_primary_reset: device dev's primary context. */
+/* The slot's context was destroyed or reset: its cache is forgotten
+ * without freeing, and the slot may serve another context
+ * (driver_hooks.c). Called only once the driver accepted the call. */
 void cm_lib_forget_slot(int slot);
-void cm_lib_primary_reset(CUdevice dev);
 
 /* The error a failed core call means to the program, left as the
  * runtime's last error too. */

@@ -109,6 +109,17 @@ bool sim_vmm_accessible(sim *s, uintptr_t va, size_t n)
 	return ok;
 }
 
+int sim_vmm_device(sim *s, uintptr_t va)
+{
+	int dev = -1;
+	pthread_mutex_lock(&s->vmm_lock);
+	sim_map *m = (sim_map *)sim_treap_floor(&s->maps, va, 0);
+	if (m && va < m->va + m->size)
+		dev = m->ph->dev->index;
+	pthread_mutex_unlock(&s->vmm_lock);
+	return dev;
+}
+
 cm_status sim_vmm_granularity(sim *s, int dev, size_t *out)
 {
 	if (!sim_dev_at(s, dev) || !out)

@@ -100,8 +100,9 @@ int fk_lookup_range(const void *p, size_t n, fk_alloc *out)
 	}
 	pthread_mutex_unlock(&fk.lock);
 	if (!found && p && sim_vmm_accessible(fk.s, (uintptr_t)p, n ? n : 1)) {
-		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1, .dev = fk_cur_dev(),
-				   .kind = FK_DEVICE };
+		int dev = sim_vmm_device(fk.s, (uintptr_t)p);
+		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1,
+				   .dev = dev >= 0 ? dev : fk_cur_dev(), .kind = FK_DEVICE };
 		found = 1;
 	}
 	return found;
@@ -514,21 +515,6 @@ static int fk_prop_dev(const CUmemAllocationProp *prop)
 	    prop->location.id >= fk.ndev)
 		return -1;
 	return prop->location.id;
-}
-
-FK_API CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
-{
-	CUresult r = fk_initialized();
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!canAccessPeer)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (dev < 0 || dev >= fk.ndev || peerDev < 0 || peerDev >= fk.ndev)
-		return CUDA_ERROR_INVALID_DEVICE;
-	/* The sim's devices share the host's memory; a device is not its own
-	 * peer. */
-	*canAccessPeer = dev != peerDev;
-	return CUDA_SUCCESS;
 }
 
 FK_API CUresult cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop,

@@ -457,8 +457,8 @@ static void probe_reset(void)
 
 /* Whether cuMemCreate memory outlives its context: created in the primary
  * context, which the last release then destroys (after probe_reset). The
- * fake keeps it (the library gives its ranges back before a reset or a
- * cuCtxDestroy, core/expandable.c, but cannot before the last release). */
+ * fake keeps it; where the driver does too, the expandable ranges the
+ * library forgets when a context ends leak (docs/design.md, section 6). */
 static void probe_vmm_context_end(void)
 {
 	CUmemAllocationProp prop;
