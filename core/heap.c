@@ -236,6 +236,20 @@ static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq
 	return cm_grow(d, pool, rq);
 }
 
+/* A request that cannot be served whatever the ladder releases: larger than
+ * the device, or than its free memory and all the cache holds idle (parked
+ * blocks are back in the pools by now). It fails at once: releasing the
+ * cache or creating memory for it would only take from the program. */
+static bool cm_oom_hopeless(cm_device *d, size_t size)
+{
+	const cm_backend *be = d->heap->be;
+	size_t free_bytes = 0, total = 0;
+	if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK || !total)
+		return false; /* unknown: let the driver say */
+	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes;
+	return size > total || (size > free_bytes && size - free_bytes > idle);
+}
+
 static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 {
 	cm_pool *pool = cm_pool_for(d, rq->consumer, cm_size_is_small(rq->size));
@@ -255,8 +269,12 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	if (cm_pending_bound_wait(d, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
-	if ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)))
+	rq->hopeless = cm_oom_hopeless(d, rq->size);
+	if (!rq->hopeless && ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq))))
 		goto found;
+	/* Chunks the failed growths cut out for stitching go back before the
+	 * report, which then tells what is held after the failure. */
+	cm_stitch_release(d);
 	d->stats.oom_count++;
 	cm_trace(d, CM_TRACE_OOM, 0, rq->size, cm_trace_stream(rq->consumer));
 	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_segment(rq->size)));

@@ -363,6 +363,7 @@ typedef struct cm_request {
 	uint32_t thread;
 	cm_tcache *tc;
 	bool reported; /* out of memory, and the report was printed */
+	bool hopeless; /* refused at once: more than the device could give (heap.c) */
 } cm_request;
 void cm_fence_init_device(cm_device *d);
 void cm_fence_fini_device(cm_device *d);

@@ -5,7 +5,9 @@
  * process hold, where the cached memory is (largest free block,
  * fragmentation, per stream, largest segments), with expandable segments
  * why stitching (stitch.c) could not help, and the one configuration
- * change most likely to help. Runs under the device lock; the only device
+ * change most likely to help. It describes what is held after the failure:
+ * heap.c gives back what the failed growths created and the chunks they cut
+ * out for stitching first. Runs under the device lock; the only device
  * call is the memory info.
  */
 #include <inttypes.h>
@@ -187,6 +189,11 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	fprintf(out, "  this process: %s allocated, %s reserved but unallocated; largest free block "
 		     "%s; fragmentation %.0f%%\n", a, b, c,
 		idle ? 100.0 * (1.0 - (double)r->largest_free / (double)idle) : 0.0);
+	if (rq->hopeless)
+		fprintf(out, "  refused at once, nothing released or created: the request is larger "
+			     "than the device%s\n",
+			info && rq->size <= dev_total
+				? "'s free memory and this process's cached memory together" : "");
 	cm_report_stitch(d, rq, out);
 	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
 		const cm_report_stream *s = &r->streams[i];

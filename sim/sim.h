@@ -113,4 +113,9 @@ cm_status sim_granularity(sim *s, int dev, size_t *out);
 /* Bytes of device memory in use (plain allocations plus VMM physical). */
 size_t sim_used_bytes(sim *s, int dev);
 
+/* Bytes of VMM physical memory of the device not yet given back: created
+ * and not destroyed, or destroyed but still mapped (CUDA frees a released
+ * handle's memory at its last unmap). */
+size_t sim_vmm_physical_bytes(sim *s, int dev);
+
 #endif

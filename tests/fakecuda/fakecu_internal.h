@@ -180,6 +180,12 @@ struct fk {
 	uint64_t next_cap_id;
 	fk_graph *graphs;
 
+	/* VMM physical memory (fakecu_mem.c): vmm[dev] bytes of fk.used[dev]
+	 * are the sim's handles not yet released; vlock serializes the VMM
+	 * calls that change them (taken before fk.lock, held across the sim). */
+	pthread_mutex_t vlock;
+	size_t vmm[FK_MAX_DEVICES];
+
 	/* Deferred frees (cudaFreeAsync), in FIFO order. */
 	pthread_mutex_t rlock;
 	pthread_cond_t rwork, rdone;
