@@ -56,7 +56,12 @@ typedef struct cm_config {
 	cm_nvtx_mode nvtx_memory;          /* blocks as NVTX memory regions */
 	bool nvtx_injection;               /* NVTX_INJECTION64_PATH is set (env.c) */
 	size_t sim_memory;                 /* CACHEMALLOC_SIM_MEMORY, bytes */
+	/* Pinned host memory (core/host.c). */
+	size_t pinned_max_cached;          /* bytes; CM_PINNED_AUTO: 1/8 of RAM */
+	bool pinned_use_cuda_host_register; /* malloc + cudaHostRegister */
 } cm_config;
+
+#define CM_PINNED_AUTO SIZE_MAX
 
 /* The defaults, with no environment. */
 void cm_config_defaults(cm_config *cfg);

@@ -434,6 +434,13 @@ static bool cm_collect_poll(cm_device *d)
 	return true;
 }
 
+/* A poll outside the once-per-allocation limit (host allocations). */
+static bool cm_collect_poll_now(cm_device *d)
+{
+	d->collect.polled_at = d->stats.alloc_calls - 1;
+	return cm_collect_poll(d);
+}
+
 /* Memory taken while a collect is pending is bounded (CM_PENDING_BOUND):
  * past it the host waits for the collect, which proves every free before
  * it complete. True when it waited and the caller should search again. */
@@ -480,6 +487,22 @@ bool cm_tag_poll_complete(cm_device *d, const cm_tag *t)
 	if (cm_tag_stream_live(t) && t->stream->kind != CM_SK_PER_THREAD)
 		return cm_stream_mark_query(d, t->stream, t->stream->handle, t->seq) == CM_OK;
 	return cm_collect_poll(d) && cm_tag_complete(d, t);
+}
+
+/* Pinned host memory is written by the host as soon as it is handed out,
+ * so its reuse needs completion, not order: every free with an epoch <= e
+ * complete. A collect in flight that covers e is polled; none in flight,
+ * one is started (and polled: an idle device answers at once). */
+bool cm_epoch_poll_complete(cm_device *d, uint64_t e)
+{
+	if (e <= atomic_load(&d->completed_epoch))
+		return true;
+	if (d->collect.active && d->collect.epoch < e && !cm_collect_poll_now(d))
+		return false;
+	if (!d->collect.active)
+		cm_collect_start(d);
+	cm_collect_poll_now(d);
+	return e <= atomic_load(&d->completed_epoch);
 }
 
 /* Rule 4 when user streams exist: a block this thread freed after using

@@ -14,6 +14,11 @@
 #include "cachemalloc.h"
 #include "real.h"
 
+/* False once on each thread after a cudaDeviceReset (hooks.c): that
+ * thread's next runtime allocation goes to the runtime, which makes the
+ * new context. */
+bool cm_hook_reset_seen(void);
+
 /* The process heap, or NULL: pass everything through. */
 cm_heap *cm_lib_heap(void);
 

@@ -78,6 +78,7 @@ static bool cm_lookup_build(void)
 	if (!atomic_load(&cm_lookup_ready)) {
 		cm_lookup_add_table(driver, cm_driver_table, cm_driver_count);
 		cm_lookup_add_table(driver, cm_submit_table, cm_submit_count);
+		cm_lookup_add_table(driver, cm_host_table, cm_host_count);
 		cm_lookup_add((void *)cm_drv.cuGetProcAddress, (void *)cuGetProcAddress);
 		cm_lookup_add((void *)cm_drv.cuGetProcAddress_v2, (void *)cuGetProcAddress_v2);
 		atomic_store_explicit(&cm_lookup_ready, true, memory_order_release);
