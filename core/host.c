@@ -435,8 +435,11 @@ size_t cm_host_release_cached(cm_heap *h)
 	return cm_host_trim(h, 0);
 }
 
-/* The context of slot dev is gone, and its pinned memory with it: its
- * blocks, free or held, are forgotten without being given back. */
+/* The context of slot dev is going or gone, and the pinned memory it
+ * allocated with it: those blocks, free or held, are forgotten without
+ * being given back. Registered memory is the cache's own: a free block is
+ * unregistered (an error if the context went first: nothing to undo) and
+ * freed; a held one is left to the program, leaked. */
 void cm_host_forget_device(cm_heap *h, int dev)
 {
 	cm_host *c = h->host;
@@ -450,13 +453,14 @@ void cm_host_forget_device(cm_heap *h, int dev)
 				pp = &b->hash_next;
 				continue;
 			}
+			bool unregister = b->registered && b->free;
 			if (b->free)
 				cm_host_uncache(c, b);
 			*pp = b->hash_next;
 			c->nblocks--;
 			CM_LEVEL(&c->stats, host_reserved_bytes, -(int64_t)b->node.size);
-			if (b->registered)
-				free((void *)b->node.addr); /* its registration went with the context */
+			if (unregister)
+				cm_host_put(h, b);
 			free(b);
 		}
 	pthread_mutex_unlock(&c->lock);
