@@ -60,9 +60,22 @@ typedef struct cm_host {
 	size_t nbuckets, nblocks;
 	cm_host_block *lru_head, *lru_tail;
 	cm_stats stats; /* the host_ fields only */
+	/* Copies of those for the out-of-memory report, read without the
+	 * lock (it is printed under a device lock): written under it. */
+	_Atomic uint64_t seen_calls, seen_hits, seen_reserved, seen_peak_reserved, seen_cached;
 } cm_host;
 
 #define cm_host_block_of(n) ((cm_host_block *)((char *)(n)-offsetof(cm_host_block, node)))
+
+static void cm_host_publish(cm_host *c)
+{
+	atomic_store_explicit(&c->seen_calls, c->stats.host_alloc_calls, memory_order_relaxed);
+	atomic_store_explicit(&c->seen_hits, c->stats.host_cache_hits, memory_order_relaxed);
+	atomic_store_explicit(&c->seen_reserved, c->stats.host_reserved_bytes, memory_order_relaxed);
+	atomic_store_explicit(&c->seen_peak_reserved, c->stats.peak_host_reserved_bytes,
+			      memory_order_relaxed);
+	atomic_store_explicit(&c->seen_cached, c->stats.host_cached_bytes, memory_order_relaxed);
+}
 
 /* ---- sizes ---- */
 
@@ -396,6 +409,7 @@ cm_status cm_host_alloc(cm_heap *h, int dev, size_t size, unsigned flags, uintpt
 		b->requested = size;
 		*out = b->node.addr;
 	}
+	cm_host_publish(c);
 	pthread_mutex_unlock(&c->lock);
 	return st;
 }
@@ -415,6 +429,7 @@ cm_status cm_host_free(cm_heap *h, uintptr_t ptr)
 	} else {
 		cm_host_keep(c, b);
 	}
+	cm_host_publish(c);
 	pthread_mutex_unlock(&c->lock);
 	return st;
 }
@@ -426,6 +441,7 @@ size_t cm_host_trim(cm_heap *h, size_t keep)
 		return 0;
 	pthread_mutex_lock(&c->lock);
 	size_t freed = cm_host_trim_locked(c, keep);
+	cm_host_publish(c);
 	pthread_mutex_unlock(&c->lock);
 	return freed;
 }
@@ -463,6 +479,7 @@ void cm_host_forget_device(cm_heap *h, int dev)
 				cm_host_put(h, b);
 			free(b);
 		}
+	cm_host_publish(c);
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -479,7 +496,21 @@ void cm_host_stats(cm_heap *h, cm_stats *st)
 	st->peak_host_reserved_bytes += c->stats.peak_host_reserved_bytes;
 	st->host_cached_bytes += c->stats.host_cached_bytes;
 	st->peak_host_cached_bytes += c->stats.peak_host_cached_bytes;
+	cm_host_publish(c);
 	pthread_mutex_unlock(&c->lock);
+}
+
+void cm_host_view(cm_heap *h, cm_stats *st)
+{
+	cm_host *c = h->host;
+	if (!c)
+		return;
+	st->host_alloc_calls = atomic_load_explicit(&c->seen_calls, memory_order_relaxed);
+	st->host_cache_hits = atomic_load_explicit(&c->seen_hits, memory_order_relaxed);
+	st->host_reserved_bytes = atomic_load_explicit(&c->seen_reserved, memory_order_relaxed);
+	st->peak_host_reserved_bytes =
+		atomic_load_explicit(&c->seen_peak_reserved, memory_order_relaxed);
+	st->host_cached_bytes = atomic_load_explicit(&c->seen_cached, memory_order_relaxed);
 }
 
 /* The consistency check: hash, indexes, age list and counts agree, and the
@@ -516,6 +547,7 @@ bool cm_host_check(cm_heap *h, FILE *err)
 			(size_t)c->stats.host_cached_bytes, c->max_cached, free_blocks, in_pools, aged);
 		ok = false;
 	}
+	cm_host_publish(c);
 	pthread_mutex_unlock(&c->lock);
 	return ok;
 }

@@ -394,6 +394,7 @@ void cm_host_destroy(cm_heap *h);
 void cm_host_forget_device(cm_heap *h, int dev);
 size_t cm_host_trim(cm_heap *h, size_t keep); /* to at most keep cached bytes */
 void cm_host_stats(cm_heap *h, cm_stats *st);
+void cm_host_view(cm_heap *h, cm_stats *st); /* without the lock: for reports under a device's */
 bool cm_host_check(cm_heap *h, FILE *err);
 
 /* activity.c: which streams ran work. */

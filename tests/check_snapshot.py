@@ -31,6 +31,8 @@ SEGMENT = {"device": int, "address": int, "total_size": int, "allocated_size": i
            "is_expandable": bool, "blocks": list}
 BLOCK = {"address": int, "size": int, "requested_size": int, "state": str, "frames": list}
 ENTRY = {"action": str, "addr": int, "size": int, "stream": int, "time_us": int}
+HOST_KEYS = ("host_alloc_calls", "host_cache_hits", "host_reserved_bytes",
+             "peak_host_reserved_bytes", "host_cached_bytes")
 ACTIONS = {"alloc", "free_requested", "free_completed", "segment_alloc", "segment_free", "oom"}
 
 
@@ -40,6 +42,8 @@ def main():
     snap = PlainOnly(io.BytesIO(data)).load()
     expect(isinstance(snap, dict), "top level is not a dict")
     check_types(snap, {"segments": list, "device_traces": list}, "snapshot")
+    if "host_stats" in snap:  # pinned host memory (core/host.c)
+        check_types(snap["host_stats"], {k: int for k in HOST_KEYS}, "host_stats")
     stitched = 0
     for i, seg in enumerate(snap["segments"]):
         check_types(seg, SEGMENT, f"segment {i}")

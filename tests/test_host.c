@@ -267,6 +267,40 @@ static void test_register_mode(void **state)
 	fixture_close(&f);
 }
 
+/* The out-of-memory report and the snapshot tell the pinned memory. */
+static void test_report_and_snapshot(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/cm-host-snapshot-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	close(fd);
+	char conf[128];
+	snprintf(conf, sizeof(conf), "oom_snapshot:%s", path);
+	fixture f;
+	fixture_open(&f, 64 * MiB, conf);
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	cm_heap_set_report_stream(f.heap, out);
+	uintptr_t p = host_alloc(&f, 3 * MiB, 0), q = 0;
+	assert_int_equal(cm_malloc(f.heap, 0, 128 * MiB, &q), CM_ERR_OOM);
+	fclose(out);
+	assert_non_null(strstr(text, "pinned host memory: host_reserved_bytes 4.00 MiB (peak 4.00 MiB), "
+				     "0 B of it cached; host_alloc_calls 1, host_cache_hits 0"));
+	FILE *snap = fopen(path, "rb");
+	assert_non_null(snap);
+	char buf[1 << 16];
+	size_t n = fread(buf, 1, sizeof(buf), snap);
+	fclose(snap);
+	assert_non_null(memmem(buf, n, "host_stats", 10));
+	assert_non_null(memmem(buf, n, "peak_host_reserved_bytes", 24));
+	cm_host_free(f.heap, p);
+	free(text);
+	unlink(path);
+	fixture_close(&f);
+}
+
 /* ---- threads ---- */
 
 typedef struct worker {
@@ -332,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_device_reset_forgets),
 		cmocka_unit_test(test_register_mode),
+		cmocka_unit_test(test_report_and_snapshot),
 		cmocka_unit_test(test_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
