@@ -233,6 +233,7 @@ struct cm_device {
 	cm_event birth_event;             /* orders new streams (streams.c) */
 	cm_stream_rec *retired_streams;   /* records to reuse (streams.c) */
 	bool fence_recorded;
+	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
 	cm_collect collect;
 
 	cm_event *event_pool; /* streams.c */

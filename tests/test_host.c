@@ -142,6 +142,42 @@ static void test_late_copy_none_trusts(void **state)
 	late_copy("free_fence:none", true);
 }
 
+/* Submissions seen: a device nothing reached since the heap began, or since
+ * a cover whose event completed, proves the reuse without a device call;
+ * work submitted since (a host function holding the copy) does not. */
+static void test_idle_device_needs_no_call(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	cm_heap_track_submissions(f.heap);
+	const size_t n = 64 * KiB;
+	uintptr_t p = host_alloc(&f, n, 0);
+	cm_host_free(f.heap, p);
+	sim_log_clear(f.sim);
+	assert_int_equal(host_alloc(&f, n, 0), p);
+	assert_int_equal(sim_log_count(f.sim), 0);
+
+	uintptr_t dev = fixture_malloc(&f, n);
+	memset((void *)p, 1, n);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
+	copy c = {.dst = dev, .src = p, .n = n};
+	assert_true(cm_submit_begin(f.heap, CM_STREAM_LEGACY));
+	assert_int_equal(sim_host_func(f.sim, 0, CM_STREAM_LEGACY, copy_now, &c), CM_OK);
+	cm_submit_end();
+	cm_host_free(f.heap, p);
+	uintptr_t q = host_alloc(&f, n, 0);
+	assert_true(q != p);
+	memset((void *)q, 2, n);
+	sim_gate_open(g);
+	assert_int_equal(sim_backend(f.sim)->device_synchronize(f.sim, 0), CM_OK);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(((unsigned char *)dev)[i], 1);
+	cm_host_free(f.heap, q);
+	cm_free(f.heap, dev);
+	fixture_close(&f);
+}
+
 /* ---- the bound ---- */
 
 static void test_bound(void **state)
@@ -360,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_flags_kept_apart),
 		cmocka_unit_test(test_late_copy_waits),
 		cmocka_unit_test(test_late_copy_none_trusts),
+		cmocka_unit_test(test_idle_device_needs_no_call),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_zero_caches_nothing),
 		cmocka_unit_test(test_release_on_failure),
