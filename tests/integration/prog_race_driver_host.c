@@ -11,7 +11,8 @@
  * element sizes 4, 8 and 16 is the H200's (fakecu_pitch.h) and other sizes
  * are CUDA_ERROR_INVALID_VALUE; cuMemHostGetFlags and cuPointerGetAttribute
  * answer for a block allocated again as for the fresh one; a double free
- * is CUDA_ERROR_INVALID_VALUE. Linked with -lcuda; on a GPU:
+ * is CUDA_ERROR_INVALID_VALUE; cuMemGetAddressRange inside a pitched block
+ * gives the block. Linked with -lcuda; on a GPU:
  * `cc -I/usr/local/cuda/include prog_race_driver_host.c -lcuda`.
  */
 #include "driver.h"
@@ -73,8 +74,19 @@ static void pitch_and_queries(const drv *d, const host_api *api)
 			drv_check(d, p, pitch * 4, 0x31, "pitched block");
 			DCHECK(d->cuMemFree(p));
 		}
-	CUdeviceptr p = 0;
-	size_t pitch = 0;
+	/* The range of a pointer inside the second of two live pitched blocks
+	 * is that block (under the cache: not its segment). */
+	CUdeviceptr p = 0, p2 = 0, base = 0;
+	size_t pitch = 0, size = 0;
+	DCHECK(api->alloc_pitch(&p, &pitch, 1000, 8, 4));
+	DCHECK(api->alloc_pitch(&p2, &pitch, 1000, 8, 4));
+	DCHECK(cuMemGetAddressRange(&base, &size, p2 + 100));
+	if (base != p2 || size < pitch * 8)
+		FAIL("cuMemGetAddressRange(pitched block + 100): expected base %#llx and at least %zu "
+		     "bytes, got %#llx and %zu", (unsigned long long)p2, pitch * 8,
+		     (unsigned long long)base, size);
+	DCHECK(d->cuMemFree(p2));
+	DCHECK(d->cuMemFree(p));
 	DEXPECT(api->alloc_pitch(&p, &pitch, 64, 4, 2), CUDA_ERROR_INVALID_VALUE);
 	DEXPECT(api->alloc_pitch(&p, &pitch, 64, 4, 32), CUDA_ERROR_INVALID_VALUE);
 
