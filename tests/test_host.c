@@ -261,6 +261,35 @@ static void test_errors(void **state)
 	assert_int_equal(cm_host_alloc(f.heap, 0, 4096, 8, &out), CM_ERR_NOT_OURS);
 	assert_int_equal(cm_host_alloc(f.heap, 5, 4096, 0, &out), CM_ERR_NOT_OURS);
 	assert_int_equal(cm_host_alloc(f.heap, 0, SIZE_MAX, 0, &out), CM_ERR_NOT_OURS);
+	/* Larger than the machine: out of memory, nothing taken. */
+	assert_int_equal(cm_host_alloc(f.heap, 0, (size_t)1 << 50, 0, &out), CM_ERR_OOM);
+	assert_int_equal(stats_of(&f).host_reserved_bytes, 0);
+	fixture_close(&f);
+}
+
+/* Tens of thousands of live pinned blocks: the address hash grows, every
+ * free finds its block, and they all come back from the cache. */
+static void test_many_live(void **state)
+{
+	(void)state;
+	enum { N = 30000 };
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	uintptr_t *p = malloc(N * sizeof(*p));
+	assert_non_null(p);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < N; i++)
+			p[i] = host_alloc(&f, 4096, (unsigned)i & CM_HOST_FLAGS);
+		fixture_check(&f);
+		for (int i = N; i-- > 0;)
+			assert_int_equal(cm_host_free(f.heap, p[i]), CM_OK);
+	}
+	cm_stats st = stats_of(&f);
+	assert_int_equal(st.host_cache_hits, N);
+	assert_int_equal(st.host_reserved_bytes, (uint64_t)N * 4096);
+	fixture_check(&f);
+	assert_int_equal(cm_host_release_cached(f.heap), (size_t)N * 4096);
+	free(p);
 	fixture_close(&f);
 }
 
@@ -401,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_bound_zero_caches_nothing),
 		cmocka_unit_test(test_release_on_failure),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_many_live),
 		cmocka_unit_test(test_device_reset_forgets),
 		cmocka_unit_test(test_register_mode),
 		cmocka_unit_test(test_report_and_snapshot),
