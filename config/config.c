@@ -414,6 +414,27 @@ static const char *cm_set_release_threshold(cm_config *cfg, cm_slice v)
 	return cm_parse_mib(v, &mib, &cfg->release_threshold);
 }
 
+/* ---- pinned host memory ---- */
+
+static const char *cm_set_pinned_max_cached(cm_config *cfg, cm_slice v)
+{
+	uint64_t mib;
+
+	if (cm_eq_nocase(v, "auto")) {
+		cfg->pinned_max_cached = CM_PINNED_AUTO;
+		return NULL;
+	}
+	const char *why = cm_parse_mib(v, &mib, &cfg->pinned_max_cached);
+	if (!why && cfg->pinned_max_cached == CM_PINNED_AUTO)
+		return "too large";
+	return why;
+}
+
+static const char *cm_set_pinned_register(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bool(v, &cfg->pinned_use_cuda_host_register);
+}
+
 static const char *cm_set_fraction(cm_config *cfg, cm_slice v)
 {
 	double d;
@@ -695,6 +716,17 @@ static const cm_option cm_options[] = {
 	  "at exit, one line on stderr: allocations served, cache hits, device "
 	  "allocations, peak reserved",
 	  cm_set_exit_summary },
+	/* pinned host memory */
+	{ "pinned_max_cached_mb", "MiB", "auto (1/8 of RAM)",
+	  "an integer number of MiB, 0 or more, or auto",
+	  "pinned host memory cached and not held by the program stays below "
+	  "this; the oldest is given back first (0: cache none)",
+	  cm_set_pinned_max_cached },
+	{ "pinned_use_cuda_host_register", "bool", "false",
+	  "true or false (also True, False, 1, 0)",
+	  "make pinned host blocks with malloc and cudaHostRegister instead of "
+	  "cudaHostAlloc (not for write-combined requests)",
+	  cm_set_pinned_register },
 };
 
 #define CM_NOPTIONS (sizeof cm_options / sizeof cm_options[0])
@@ -905,6 +937,8 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->sim_memory = CM_SIM_DEFAULT;
 	cfg->metrics_period = CM_METRICS_PERIOD_DEFAULT;
 	cfg->memory_limit = SIZE_MAX;
+	cfg->pinned_max_cached = CM_PINNED_AUTO;
+	cfg->pinned_use_cuda_host_register = false;
 }
 
 size_t cm_config_memory_limit(const cm_config *cfg, int dev)

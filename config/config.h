@@ -67,7 +67,12 @@ typedef struct cm_config {
 	size_t memory_limit_dev[CM_LIMIT_DEVICES]; /* 0: memory_limit applies */
 	bool snapshot_stacks;              /* record return addresses per block */
 	bool exit_summary;                 /* one line on stderr at exit */
+	/* Pinned host memory (core/host.c). */
+	size_t pinned_max_cached;          /* bytes; CM_PINNED_AUTO: 1/8 of RAM */
+	bool pinned_use_cuda_host_register; /* malloc + cudaHostRegister */
 } cm_config;
+
+#define CM_PINNED_AUTO SIZE_MAX
 
 /* What %p, %h and %r stand for in an output path (config/path.c). */
 typedef struct cm_path_ids {

@@ -140,4 +140,27 @@ bool cm_heap_check(cm_heap *h, FILE *err);
 size_t cm_round_size(const cm_config *cfg, size_t size);
 unsigned cm_size_divisions(const cm_config *cfg, size_t size);
 
+/* Pitched allocations (pitch.c): the pitch the driver gives a row of width
+ * bytes, and the bytes of height rows times depth slices; false when the
+ * call is one the cache leaves to CUDA (a zero extent, an overflow).
+ * cuMemAllocPitch's element size must be 4, 8 or 16. */
+bool cm_pitch_size(size_t width, size_t height, size_t depth, size_t *pitch, size_t *bytes);
+bool cm_pitch_element_ok(unsigned element_bytes);
+
+/* Pinned host memory (host.c; docs/design.md, "Pinned host memory and
+ * pitch"). One cache per heap, pools per context slot and flag
+ * combination. cm_host_alloc serves size bytes allocated in device dev's
+ * context with these flags; cm_host_free returns CM_ERR_NOT_OURS for a
+ * pointer the cache never handed out (pass it to CUDA) and CM_ERR_INVALID
+ * for one it holds free (a double free) or an interior pointer. */
+#define CM_HOST_PORTABLE 1u
+#define CM_HOST_MAPPED 2u
+#define CM_HOST_WRITE_COMBINED 4u
+#define CM_HOST_FLAGS 7u
+cm_status cm_host_alloc(cm_heap *h, int dev, size_t size, unsigned flags, uintptr_t *out);
+cm_status cm_host_free(cm_heap *h, uintptr_t ptr);
+/* Gives every cached, unused pinned block back (a release policy, and the
+ * retry after a failed host allocation). Returns the bytes given back. */
+size_t cm_host_release_cached(cm_heap *h);
+
 #endif

@@ -434,6 +434,13 @@ static bool cm_collect_poll(cm_device *d)
 	return true;
 }
 
+/* A poll outside the once-per-allocation limit (host allocations). */
+static bool cm_collect_poll_now(cm_device *d)
+{
+	d->collect.polled_at = d->stats.alloc_calls - 1;
+	return cm_collect_poll(d);
+}
+
 /* Memory taken while a collect is pending is bounded (CM_PENDING_BOUND):
  * past it the host waits for the collect, which proves every free before
  * it complete. True when it waited and the caller should search again. */
@@ -480,6 +487,58 @@ bool cm_tag_poll_complete(cm_device *d, const cm_tag *t)
 	if (cm_tag_stream_live(t) && t->stream->kind != CM_SK_PER_THREAD)
 		return cm_stream_mark_query(d, t->stream, t->stream->handle, t->seq) == CM_OK;
 	return cm_collect_poll(d) && cm_tag_complete(d, t);
+}
+
+/* Whether no other device of the heap is in use: the default streams'
+ * flag is shared by all devices, so it says nothing of one of several. */
+static bool cm_only_device_in_use(cm_device *d)
+{
+	cm_heap *h = d->heap;
+	for (int i = 0; i < h->ndev; i++)
+		if (&h->devs[i] != d && atomic_load_explicit(&h->devs[i].in_use, memory_order_relaxed))
+			return false;
+	return true;
+}
+
+/* Host memory, the device at rest: with submissions seen and nothing
+ * queued on the device since the last cover (cm_quiet), everything queued
+ * before is complete once that cover's event is (one query, remembered for
+ * its order generation); with no cover yet, at once: nothing that can use
+ * the cache's memory reached the device. The caller advanced the epoch
+ * first, so a free after flagged work sees the flag here. */
+static bool cm_idle_complete(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	if (!cm_quiet(d) || !cm_only_device_in_use(d))
+		return false;
+	uint64_t gen = atomic_load(&d->order_gen);
+	if (d->fence_recorded && d->idle_gen != gen) {
+		if (be->event_query(be->ctx, d->index, d->fence_event) != CM_OK)
+			return false;
+		d->idle_gen = gen;
+	}
+	return true;
+}
+
+/* Pinned host memory is written by the host as soon as it is handed out,
+ * so its reuse needs completion, not order: every free with an epoch <= e
+ * complete. A collect in flight that covers e is polled; none in flight,
+ * one is started (and polled: an idle device answers at once). */
+bool cm_epoch_poll_complete(cm_device *d, uint64_t e)
+{
+	if (e <= atomic_load(&d->completed_epoch))
+		return true;
+	uint64_t now = atomic_fetch_add(&d->epoch, 1); /* before the flags are read */
+	if (cm_idle_complete(d)) {
+		cm_atomic_max(&d->completed_epoch, now);
+		return e <= now;
+	}
+	if (d->collect.active && d->collect.epoch < e && !cm_collect_poll_now(d))
+		return false;
+	if (!d->collect.active)
+		cm_collect_start(d);
+	cm_collect_poll_now(d);
+	return e <= atomic_load(&d->completed_epoch);
 }
 
 /* Rule 4 when user streams exist: a block this thread freed after using

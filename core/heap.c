@@ -93,6 +93,10 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 		if (!h->fast)
 			cm_trace_init(&h->devs[i]);
 	}
+	if (cm_host_create(h) != CM_OK) {
+		cm_heap_destroy(h);
+		return CM_ERR_OOM;
+	}
 	cm_eventlog_open(h);
 	*out = h;
 	return CM_OK;
@@ -103,6 +107,7 @@ void cm_heap_destroy(cm_heap *h)
 	if (!h)
 		return;
 	cm_tc_heap_fini(h);
+	cm_host_destroy(h);
 	for (int i = 0; i < h->ndev; i++) {
 		h->be->device_synchronize(h->be->ctx, i);
 		cm_device_fini(&h->devs[i]);
@@ -303,6 +308,7 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 		return CM_OK;
 	}
 	cm_device *d = &h->devs[dev];
+	atomic_store_explicit(&d->in_use, true, memory_order_relaxed);
 	size_t rounded = cm_round_size(&h->cfg, size);
 	if (rounded == SIZE_MAX) {
 		pthread_mutex_lock(&d->lock);
@@ -424,6 +430,8 @@ void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
 	cm_fence_synced_locked(d, tok.mark);
 	cm_release_trim_locked(d); /* the device is idle: releasing stalls nothing */
 	pthread_mutex_unlock(&d->lock);
+	if (tok.rec == NULL && h->cfg.release_threshold != SIZE_MAX)
+		cm_host_trim(h, h->cfg.release_threshold); /* a device synchronization */
 }
 
 /* ---- release and stats ---- */
@@ -439,7 +447,7 @@ size_t cm_release_cached(cm_heap *h, int dev)
 	if (cm_device_sync_locked(d) == CM_OK)
 		freed = cm_release_all_locked(d);
 	pthread_mutex_unlock(&d->lock);
-	return freed;
+	return freed + cm_host_release_cached(h); /* the host lock after the device's is released */
 }
 
 void cm_stats_get(cm_heap *h, int dev, cm_stats *out)
@@ -455,6 +463,8 @@ void cm_stats_get(cm_heap *h, int dev, cm_stats *out)
 		cm_tc_stats(h, i, &st);
 		cm_stats_add(out, &st);
 	}
+	if (dev < 0)
+		cm_host_stats(h, out); /* pinned memory is the process's */
 }
 
 /* ---- device reset, pointer queries ---- */
@@ -492,7 +502,9 @@ void cm_device_reset(cm_heap *h, int dev)
 	if (dev < 0 || dev >= h->ndev)
 		return;
 	cm_device *d = &h->devs[dev];
+	cm_host_forget_device(h, dev); /* the host lock before the device's */
 	pthread_mutex_lock(&d->lock);
+	atomic_store(&d->in_use, false);
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
 	cm_fence_forget_all(d);

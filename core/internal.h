@@ -233,6 +233,7 @@ struct cm_device {
 	cm_event birth_event;             /* orders new streams (streams.c) */
 	cm_stream_rec *retired_streams;   /* records to reuse (streams.c) */
 	bool fence_recorded;
+	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
 	cm_collect collect;
 
 	cm_event *event_pool; /* streams.c */
@@ -254,6 +255,9 @@ struct cm_device {
 	size_t limit;   /* per_process_memory_fraction of the device; 0: not read yet */
 	uint64_t report_last; /* when the last out-of-memory report was printed (ns) */
 	uint64_t report_suppressed;
+	/* lock-free: the program allocated or created a stream here since the
+	 * last reset; pinned frees wait only for devices in use (host.c). */
+	_Atomic bool in_use;
 	cm_stats stats;
 };
 
@@ -280,6 +284,7 @@ struct cm_heap {
 	cm_activity defaults;   /* the legacy and per-thread streams */
 	cm_activity *acts;      /* open addressing by handle */
 	size_t acts_cap;
+	struct cm_host *host;   /* pinned host memory (host.c); NULL: not cached */
 };
 
 /* size.c */
@@ -381,6 +386,20 @@ void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, 
 			 cm_sync_token *tok);
 bool cm_fence_synced(cm_device *d, cm_sync_token tok);
 void cm_fence_synced_locked(cm_device *d, uint64_t mark);
+
+/* Host memory (host.c): whether every free stamped with an epoch <= e
+ * is complete, without waiting; may start a collect. d's lock held. */
+bool cm_epoch_poll_complete(cm_device *d, uint64_t e);
+
+/* host.c: the pinned host cache, one per heap, its own lock (taken before
+ * a device lock, never under one). */
+cm_status cm_host_create(cm_heap *h);
+void cm_host_destroy(cm_heap *h);
+void cm_host_forget_device(cm_heap *h, int dev);
+size_t cm_host_trim(cm_heap *h, size_t keep); /* to at most keep cached bytes */
+void cm_host_stats(cm_heap *h, cm_stats *st);
+void cm_host_view(cm_heap *h, cm_stats *st); /* without the lock: for reports under a device's */
+bool cm_host_check(cm_heap *h, FILE *err);
 
 /* activity.c: which streams ran work. */
 cm_status cm_activity_init(cm_heap *h);

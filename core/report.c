@@ -163,6 +163,23 @@ static void cm_report_stitch(cm_device *d, const cm_request *rq, FILE *out)
 		     "stream; free in pieces of chunks: %s)\n", why, a, b, c);
 }
 
+/* Pinned host memory is not device memory, but a process short of memory
+ * wants to see it too. */
+static void cm_report_host(cm_heap *h, FILE *out)
+{
+	cm_stats st = {0};
+	char a[32], b[32], c[32];
+	if (!h->host)
+		return;
+	cm_host_view(h, &st);
+	cm_report_size(a, sizeof(a), st.host_reserved_bytes);
+	cm_report_size(b, sizeof(b), st.peak_host_reserved_bytes);
+	cm_report_size(c, sizeof(c), st.host_cached_bytes);
+	fprintf(out, "  pinned host memory: host_reserved_bytes %s (peak %s), %s of it cached; "
+		     "host_alloc_calls %" PRIu64 ", host_cache_hits %" PRIu64 "\n", a, b, c,
+		st.host_alloc_calls, st.host_cache_hits);
+}
+
 static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report *r,
 			    bool over_limit, uint64_t suppressed, FILE *out)
 {
@@ -195,6 +212,7 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 			info && rq->size <= dev_total
 				? "'s free memory and this process's cached memory together" : "");
 	cm_report_stitch(d, rq, out);
+	cm_report_host(d->heap, out);
 	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
 		const cm_report_stream *s = &r->streams[i];
 		if (i == r->nstreams && i < CM_REPORT_STREAMS)

@@ -3,7 +3,8 @@
  * The file is a pickle (protocol 2) of the structure that
  * torch.cuda.memory._snapshot() returns: "segments" (each with its blocks
  * and their states) and "device_traces" (per device, the recent actions of
- * trace.c). An expandable segment with holes (stitch.c) appears as one
+ * trace.c), and "host_stats" (the pinned host cache's statistics, host.c).
+ * An expandable segment with holes (stitch.c) appears as one
  * segment per mapped stretch, each with "stitched_ranges": the (address,
  * size) of its chunks that stitching moved there. Only dicts, lists,
  * tuples, ints, floats, strings, booleans and None are written, so any unpickler can read it and nothing in it runs.
@@ -254,6 +255,22 @@ static void cm_snapshot_trace(cm_pickle *p, const cm_device *d)
 }
 
 /* The whole pickle, each device read under its own lock in turn. */
+/* "host_stats": the pinned host cache's statistics (a key of ours; the
+ * visualizer reads only the keys it knows). No device lock is held. */
+static void cm_snapshot_host(cm_heap *h, cm_pickle *out)
+{
+	cm_stats st = {0};
+	cm_host_stats(h, &st);
+	pk_str(out, "host_stats");
+	pk_dict_begin(out);
+	pk_key_uint(out, "host_alloc_calls", st.host_alloc_calls);
+	pk_key_uint(out, "host_cache_hits", st.host_cache_hits);
+	pk_key_uint(out, "host_reserved_bytes", st.host_reserved_bytes);
+	pk_key_uint(out, "peak_host_reserved_bytes", st.peak_host_reserved_bytes);
+	pk_key_uint(out, "host_cached_bytes", st.host_cached_bytes);
+	pk_dict_end(out);
+}
+
 static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
 {
 	cm_pickle traces = {0};
@@ -275,6 +292,7 @@ static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
 	pk_list_begin(out);
 	pk_bytes(out, traces.buf, traces.len);
 	pk_list_end(out);
+	cm_snapshot_host(h, out);
 	pk_dict_end(out);
 	pk_op(out, '.');
 	free(traces.buf);

@@ -42,7 +42,10 @@
 	X(stitched_bytes, "bytes mapped from kept chunks instead of new memory") \
 	X(stitch_unmaps, "chunks unmapped from free blocks to be stitched")     \
 	X(ladder_stitches, "ladder: growths served by stitching after its sync") \
-	X(invalid_frees, "frees of pointers that were not live blocks")
+	X(invalid_frees, "frees of pointers that were not live blocks")         \
+	X(host_alloc_calls, "pinned host allocation calls (process-wide)")      \
+	X(host_cache_hits, "of those, served from cached pinned memory")       \
+	X(host_releases, "pinned blocks given back to CUDA")
 
 #define CM_STATS_LEVELS(X)                                                      \
 	X(allocated_bytes, "bytes in blocks held by the program")               \
@@ -50,7 +53,9 @@
 	X(reserved_bytes, "bytes obtained from the device")                     \
 	X(segments, "segments obtained from the device")                        \
 	X(inactive_split_bytes, "free bytes in partly used segments")            \
-	X(stitch_free_bytes, "unmapped chunks kept for stitching (in reserved)")
+	X(stitch_free_bytes, "unmapped chunks kept for stitching (in reserved)") \
+	X(host_reserved_bytes, "pinned host bytes obtained from CUDA (process-wide)") \
+	X(host_cached_bytes, "of those, cached and not held by the program")
 
 typedef struct cm_stats {
 #define CM_X(name, desc) uint64_t name;

@@ -9,8 +9,9 @@
  * through cuStreamBeginCapture is counted, a stream destroyed through
  * cuStreamDestroy records its tail, a context destroyed through
  * cuCtxDestroy takes its cache along. The 32-bit memory functions cannot
- * carry the cache's addresses: cuMemAlloc goes to the driver, cuMemFree of
- * a pointer the cache does not own too. The generator's check
+ * carry the cache's addresses: cuMemAlloc and cuMemAllocPitch go to the
+ * driver, cuMemFree of a pointer the cache does not own too; cuMemAllocHost
+ * (a 32-bit size, a full pointer) is served as cuMemAllocHost_v2. The generator's check
  * (scripts/gen_submit_hooks.py --check) fails when an export of a
  * hand-hooked name has no hook.
  *
@@ -28,6 +29,7 @@
 
 static struct {
 	void *cuMemAlloc, *cuMemFree, *cuMemGetInfo, *cuMemGetAddressRange;
+	void *cuMemAllocHost, *cuMemAllocPitch;
 	void *cuStreamDestroy, *cuStreamBeginCapture, *cuStreamBeginCapture_ptsz, *cuCtxDestroy;
 } cm_v1;
 
@@ -51,6 +53,17 @@ static void *cm_v1_real(void **slot)
 CM_EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *p, unsigned int n)
 {
 	return CM_V1(cuMemAlloc, (p, n)); /* 32 bits: never the cache's memory */
+}
+
+CM_EXPORT CUresult cuMemAllocPitch(CUdeviceptr_v1 *p, unsigned int *pitch, unsigned int width,
+				   unsigned int height, unsigned int element_size)
+{
+	return CM_V1(cuMemAllocPitch, (p, pitch, width, height, element_size));
+}
+
+CM_EXPORT CUresult cuMemAllocHost(void **p, unsigned int n)
+{
+	return cuMemAllocHost_v2(p, n); /* the library's hook (host_hooks.c) */
 }
 
 CM_EXPORT CUresult cuMemFree(CUdeviceptr_v1 p)
@@ -120,6 +133,8 @@ CM_EXPORT CUresult cuCtxDestroy(CUcontext ctx)
 const cm_hook_entry cm_driver_v1_table[] = {
 	CM_HOOK_V1(cuMemAlloc, "cuMemAlloc", false),
 	CM_HOOK_V1(cuMemFree, "cuMemFree", false),
+	CM_HOOK_V1(cuMemAllocPitch, "cuMemAllocPitch", false),
+	CM_HOOK_V1(cuMemAllocHost, "cuMemAllocHost", false),
 	CM_HOOK_V1(cuMemGetInfo, "cuMemGetInfo", false),
 	CM_HOOK_V1(cuMemGetAddressRange, "cuMemGetAddressRange", false),
 	CM_HOOK_V1(cuStreamDestroy, "cuStreamDestroy", false),

@@ -47,7 +47,7 @@ CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s);
 static atomic_uint cm_hook_resets;
 static __thread unsigned cm_hook_resets_seen __attribute__((tls_model("initial-exec")));
 
-static bool cm_hook_reset_seen(void)
+bool cm_hook_reset_seen(void)
 {
 	unsigned resets = atomic_load_explicit(&cm_hook_resets, memory_order_relaxed);
 	if (__builtin_expect(cm_hook_resets_seen == resets, 1))

@@ -26,6 +26,11 @@ static inline void cm_lib_saw(unsigned level)
 		atomic_fetch_or_explicit(&cm_lib_levels, level, memory_order_relaxed);
 }
 
+/* False once on each thread after a cudaDeviceReset (hooks.c): that
+ * thread's next runtime allocation goes to the runtime, which makes the
+ * new context. */
+bool cm_hook_reset_seen(void);
+
 /* The process heap, or NULL: pass everything through. */
 cm_heap *cm_lib_heap(void);
 

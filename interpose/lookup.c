@@ -91,6 +91,7 @@ static bool cm_lookup_build(void)
 		cm_lookup_add_table(driver, cm_driver_table, cm_driver_count);
 		cm_lookup_add_table(driver, cm_driver_v1_table, cm_driver_v1_count);
 		cm_lookup_add_table(driver, cm_submit_table, cm_submit_count);
+		cm_lookup_add_table(driver, cm_host_table, cm_host_count);
 		cm_lookup_add((void *)cm_drv.cuGetProcAddress, (void *)cuGetProcAddress);
 		cm_lookup_add((void *)cm_drv.cuGetProcAddress_v2, (void *)cuGetProcAddress_v2);
 		dlerror(); /* the names this driver lacks leave no error */

@@ -82,12 +82,18 @@ def check_integer_widths(data):
     return n
 
 
+HOST_KEYS = ("host_alloc_calls", "host_cache_hits", "host_reserved_bytes",
+             "peak_host_reserved_bytes", "host_cached_bytes")
+
+
 def main():
     data = open(sys.argv[1], "rb").read()
     expect(data[:1] == b"\x80" and 2 <= data[1] <= 4, "not a protocol 2-4 pickle")
     snap = PlainOnly(io.BytesIO(data)).load()
     expect(isinstance(snap, dict), "top level is not a dict")
     check_types(snap, {"segments": list, "device_traces": list}, "snapshot")
+    if "host_stats" in snap:  # pinned host memory (core/host.c)
+        check_types(snap["host_stats"], {k: int for k in HOST_KEYS}, "host_stats")
     stitched = pending = with_frames = device_free = 0
     ints = check_integer_widths(data)
     for i, seg in enumerate(snap["segments"]):

@@ -92,6 +92,8 @@ typedef struct fk_alloc {
 	CUcontext ctx;  /* the context it was allocated in */
 	fk_kind kind;
 	uint64_t cap_id; /* cuMemAllocAsync during a capture: that capture */
+	unsigned host_flags; /* FK_HOST: cuMemHostAlloc's flags */
+	bool registered;     /* FK_HOST: cuMemHostRegister'ed, not allocated */
 } fk_alloc;
 
 typedef enum fk_skind { FK_S_LEGACY, FK_S_PT, FK_S_USER } fk_skind;

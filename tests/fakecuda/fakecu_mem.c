@@ -24,6 +24,7 @@
  * on an H200 through the runtime: an interior pointer succeeds).
  */
 #include "fakecu_internal.h"
+#include "fakecu_pitch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,13 +162,13 @@ static CUresult fk_dev_alloc(int dev, size_t n, fk_kind kind, uint64_t cap_id, v
 	}
 }
 
-static CUresult fk_host_alloc(size_t size, void **out)
+static CUresult fk_host_alloc(size_t size, unsigned flags, void **out)
 {
 	void *p = NULL;
 	if (posix_memalign(&p, 4096, size) != 0)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	fk_alloc a = { .ptr = (uintptr_t)p, .size = size, .dev = fk_cur_dev(),
-		       .ctx = fk_cur_ctx(), .kind = FK_HOST };
+		       .ctx = fk_cur_ctx(), .kind = FK_HOST, .host_flags = flags };
 	pthread_mutex_lock(&fk.lock);
 	bool ok = fk_insert(&a);
 	pthread_mutex_unlock(&fk.lock);
@@ -189,7 +190,7 @@ CUresult fk_alloc_kind(size_t n, fk_kind kind, void **out)
 	if (r != CUDA_SUCCESS)
 		return r;
 	if (kind == FK_HOST)
-		return fk_host_alloc(n, out);
+		return fk_host_alloc(n, 0, out);
 	return fk_dev_alloc(fk_cur_dev(), n, kind, 0, out);
 }
 
@@ -219,7 +220,7 @@ static bool fk_take(uintptr_t p, bool host, fk_alloc *out)
 	bool found = false;
 	pthread_mutex_lock(&fk.lock);
 	size_t i = fk_exact(p);
-	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_HOST) == host) {
+	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_HOST) == host && !fk.allocs[i].registered) {
 		*out = fk.allocs[i];
 		fk_remove(i);
 		found = true;
@@ -265,6 +266,116 @@ FK_API CUresult cuMemFreeHost(void *p)
 	fk.be->device_synchronize(fk.be->ctx, a.dev);
 	free(p);
 	return CUDA_SUCCESS;
+}
+
+/* ---- pinned host memory with flags, registration, pitch ----------------- */
+
+#define FK_HOSTALLOC_FLAGS \
+	(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED)
+#define FK_HOSTREGISTER_FLAGS (CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP)
+
+FK_API CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS && (!pp || bytesize == 0 || (Flags & ~FK_HOSTALLOC_FLAGS)))
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
+		r = fk_unsafe_check();
+	return r == CUDA_SUCCESS ? fk_host_alloc(bytesize, Flags, pp) : r;
+}
+
+/* The pinned allocation (not a registration) holding p. */
+static bool fk_host_of(const void *p, fk_alloc *a)
+{
+	return p && fk_lookup_range(p, 0, a) == 1 && a->kind == FK_HOST;
+}
+
+FK_API CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p)
+{
+	CUresult r = fk_initialized();
+	fk_alloc a;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!pFlags || !fk_host_of(p, &a) || a.registered)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pFlags = a.host_flags;
+	return CUDA_SUCCESS;
+}
+
+/* Unified addressing: the device sees pinned memory at its host address;
+ * only mapped (or registered device-mapped) memory has one. */
+FK_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+	CUresult r = fk_initialized();
+	fk_alloc a;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!pdptr || Flags || !fk_host_of(p, &a) || !(a.host_flags & CU_MEMHOSTALLOC_DEVICEMAP))
+		return CUDA_ERROR_INVALID_VALUE;
+	*pdptr = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+FK_API CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+	CUresult r = fk_begin();
+	fk_alloc a = { .ptr = (uintptr_t)p, .size = bytesize, .kind = FK_HOST, .registered = true };
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!p || bytesize == 0 || (Flags & ~FK_HOSTREGISTER_FLAGS))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (fk_lookup_range(p, bytesize, &(fk_alloc){0}) != 0)
+		return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+	a.dev = fk_cur_dev();
+	a.ctx = fk_cur_ctx();
+	a.host_flags = (Flags & CU_MEMHOSTREGISTER_DEVICEMAP) ? CU_MEMHOSTALLOC_DEVICEMAP : 0;
+	pthread_mutex_lock(&fk.lock);
+	bool ok = fk_insert(&a);
+	pthread_mutex_unlock(&fk.lock);
+	return ok ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+FK_API CUresult cuMemHostUnregister(void *p)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	bool found = false;
+	int dev = 0;
+	pthread_mutex_lock(&fk.lock);
+	size_t i = p ? fk_exact((uintptr_t)p) : SIZE_MAX;
+	if (i != SIZE_MAX && fk.allocs[i].kind == FK_HOST && fk.allocs[i].registered) {
+		dev = fk.allocs[i].dev;
+		fk_remove(i);
+		found = true;
+	}
+	pthread_mutex_unlock(&fk.lock);
+	if (!found)
+		return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+	fk.be->device_synchronize(fk.be->ctx, dev); /* as cuMemFreeHost */
+	return CUDA_SUCCESS;
+}
+
+/* The pitch the H200's driver returns (fakecu_pitch.h holds the measured
+ * table; the library's rule is core/pitch.c's). */
+FK_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
+				   size_t Height, unsigned int ElementSizeBytes)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!dptr || !pPitch || WidthInBytes == 0 || Height == 0 ||
+	    (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t pitch = fk_pitch(WidthInBytes);
+	if (pitch < WidthInBytes || Height > SIZE_MAX / 2 / pitch)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if ((r = fk_unsafe_check()) != CUDA_SUCCESS)
+		return r;
+	r = fk_dev_alloc(fk_cur_dev(), pitch * Height, FK_DEVICE, 0, (void **)dptr);
+	if (r == CUDA_SUCCESS)
+		*pPitch = pitch;
+	return r;
 }
 
 /* ---- stream-ordered allocation ------------------------------------------ */
@@ -461,7 +572,7 @@ void fk_mem_reset_ctx(CUcontext ctx)
 		bool found = false;
 		pthread_mutex_lock(&fk.lock);
 		for (size_t i = 0; i < fk.nallocs; i++) {
-			if (fk.allocs[i].ctx == ctx && fk.allocs[i].kind != FK_HOST) {
+			if (fk.allocs[i].ctx == ctx) {
 				a = fk.allocs[i];
 				fk_remove(i);
 				found = true;
@@ -471,6 +582,15 @@ void fk_mem_reset_ctx(CUcontext ctx)
 		pthread_mutex_unlock(&fk.lock);
 		if (!found)
 			break;
+		/* Pinned memory goes with its context; registered memory is the
+		 * program's again (on an H200 cudaFreeHost of a pinned buffer
+		 * held across cudaDeviceReset answered cudaErrorInvalidValue:
+		 * scripts/gpu/probe_freehost.c, 2026-12-01). */
+		if (a.kind == FK_HOST) {
+			if (!a.registered)
+				free((void *)a.ptr);
+			continue;
+		}
 		fk.be->mem_free(fk.be->ctx, a.dev, a.ptr);
 		pthread_mutex_lock(&fk.lock);
 		fk.used[a.dev] -= a.charge;

@@ -57,7 +57,9 @@
 	X(cuStreamIsCapturing) X(cuStreamBeginCapture) X(cuStreamEndCapture)           \
 	X(cuThreadExchangeStreamCaptureMode) X(cuGraphDestroy) X(cuEventCreate)        \
 	X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventDestroy)        \
-	X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeer) X(cuMemcpyPeerAsync)
+	X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeer) X(cuMemcpyPeerAsync)    \
+	X(cuMemHostAlloc) X(cuMemHostGetFlags) X(cuMemHostGetDevicePointer)            \
+	X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemAllocPitch)
 
 /* rt_cu.name[0]: the legacy-stream function, [1]: the per-thread one (the
  * same where the driver has no per-thread variant). */
