@@ -64,6 +64,7 @@ typedef struct cm_pool cm_pool;
 typedef struct cm_segment cm_segment;
 typedef struct cm_stream_rec cm_stream_rec;
 typedef struct cm_tcache cm_tcache;
+typedef struct cm_tc_dev cm_tc_dev;
 typedef struct cm_activity cm_activity;
 
 /* An intrusive treap node keyed by (size, addr): best fit is the lower
@@ -111,6 +112,7 @@ typedef struct cm_block {
 	_Atomic uint64_t ticket; /* which hand-out a per-thread cache entry means */
 	uint8_t state;
 	_Atomic uint8_t free_nb; /* USED with a FREE neighbour (lock-free hint) */
+	uint32_t dev_index; /* the device whose slab holds the struct: never changes */
 	size_t requested;
 	cm_tag tag; /* meaningful while free or parked */
 } cm_block;
@@ -224,6 +226,7 @@ struct cm_device {
 	cm_segment **segs;                 /* by base address */
 	size_t nsegs, segs_cap;
 	cm_livemap live;
+	cm_tc_dev *tc_list; /* the per-thread caches bound to the device (tcache.c) */
 
 	/* The epoch protocol (fence.c). lock-free reads. */
 	_Atomic uint64_t epoch;           /* stamped on every free */

@@ -47,6 +47,7 @@ static cm_block *cm_block_new(cm_device *d)
 		memset(slab, 0, CM_SLAB_BLOCKS * sizeof(*slab));
 		d->slabs[d->nslabs++] = slab;
 		for (size_t i = 0; i < CM_SLAB_BLOCKS; i++) {
+			slab[i].dev_index = (uint32_t)d->index;
 			slab[i].next = d->block_freelist;
 			d->block_freelist = &slab[i];
 		}
