@@ -78,8 +78,14 @@ static void *parker_main(void *arg)
 {
 	parker *pk = arg;
 	uintptr_t p = pk->given;
-	if (!p)
+	if (!p) {
+		/* The first free parks on the locked path and keys the bin; after
+		 * a flush the second takes the lock-free path into that bin. */
 		assert_int_equal(cm_malloc(pk->f->heap, 0, pk->size, &p), CM_OK);
+		assert_int_equal(cm_free(pk->f->heap, p), CM_OK);
+		cm_thread_flush(pk->f->heap);
+		assert_int_equal(cm_malloc(pk->f->heap, 0, pk->size, &p), CM_OK);
+	}
 	assert_int_equal(cm_free(pk->f->heap, p), CM_OK); /* parked here */
 	pthread_mutex_lock(&pk->lock);
 	pk->parked = p;
