@@ -115,6 +115,7 @@ typedef struct cm_block {
 	uint32_t dev_index; /* the device whose slab holds the struct: never changes */
 	size_t requested;
 	cm_tag tag; /* meaningful while free or parked */
+	uint64_t refit_gen; /* cm_block_refit_gen when last handed out or parked */
 } cm_block;
 
 #define cm_block_of(n) ((cm_block *)((char *)(n)-offsetof(cm_block, node)))
@@ -227,6 +228,7 @@ struct cm_device {
 	size_t nsegs, segs_cap;
 	cm_livemap live;
 	cm_tc_dev *tc_list; /* the per-thread caches bound to the device (tcache.c) */
+	_Atomic uint64_t large_place_gen; /* lock-free read: bumped when a large pool changes */
 
 	/* The epoch protocol (fence.c). lock-free reads. */
 	_Atomic uint64_t epoch;           /* stamped on every free */
@@ -309,6 +311,7 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
 bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi);
 cm_block *cm_segment_last(cm_segment *seg);
+uint64_t cm_block_refit_gen(cm_device *d, const cm_block *b);
 
 /* expandable.c */
 bool cm_exp_supported(const cm_device *d);

@@ -188,7 +188,9 @@ static inline void cm_tc_register(cm_tcache *tc, cm_device *d, cm_block *b)
 
 void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
 {
-	cm_tc_register(tc, b->seg->pool->dev, b);
+	cm_device *d = b->seg->pool->dev;
+	b->refit_gen = b->node.size > CM_SMALL_REQUEST ? cm_block_refit_gen(d, b) : 0;
+	cm_tc_register(tc, d, b);
 }
 
 static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key,
@@ -246,16 +248,26 @@ static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
 /* A parked block neither merges nor competes in best fit; on large
  * segments that changes placement and grows the cache (measured on the
  * recorded traces; docs/design.md, "Lock order and threads"). So a large
- * block parks only when it would not have merged (no free neighbour: the free_nb hint the device keeps
- * under its lock), and only one bin of them at a time, given back before
- * any other large free or any miss: the pools stay as they would be
- * without the cache, and free-then-allocate of one size stays cheap. */
-static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b)
+ * block parks only where the pools would place the next request of its
+ * size exactly as without the cache: when it would not have merged (no
+ * free neighbour: the free_nb hint the device keeps under its lock), or
+ * when best fit would hand back its very extent after the merge (the
+ * refit hint of segment.c, taken under the lock when the block was
+ * handed out or parked, valid while no large pool changed since); and
+ * only one bin of them at a time, given back before any other large free
+ * or any miss. Free-then-allocate of one size stays cheap at every size. */
+static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b,
+			   const cm_device *d)
 {
 	if (b->node.size <= CM_SMALL_REQUEST)
 		return true;
-	return (!tc->large_bin || tc->large_bin == bin) &&
-	       !atomic_load_explicit(&b->free_nb, memory_order_relaxed);
+	if (tc->large_bin && tc->large_bin != bin)
+		return false;
+	/* A hinted block parks alone: the hint assumed every other block of
+	 * the bin held, whereas without the cache they would be free. */
+	return !atomic_load_explicit(&b->free_nb, memory_order_relaxed) ||
+	       (!cm_tc_bin_count(bin) && b->refit_gen &&
+		b->refit_gen == atomic_load_explicit(&d->large_place_gen, memory_order_relaxed));
 }
 
 /* Whether a block freed this way is worth parking: a cudaMalloc block the
@@ -287,7 +299,7 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	size_t size = b->node.size;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
 	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key) ||
-	    !cm_tc_large_ok(tc, bin, b))
+	    !cm_tc_large_ok(tc, bin, b, d))
 		return false;
 	b->tag = (cm_tag){
 		.epoch = atomic_load(&d->epoch),
@@ -420,7 +432,9 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 		bin->devgen = devgen;
 		bin->rec = rec;
 	}
-	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b))
+	if (b->node.size > CM_SMALL_REQUEST)
+		b->refit_gen = cm_block_refit_gen(d, b); /* after the flushes above */
+	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b, d))
 		return false;
 	size_t size = b->node.size;
 	cm_tc_mark_bin(tc, d->index, bin);

@@ -11,6 +11,7 @@
  *   malloc, free: ns per call for 1000 more blocks and their frees at N
  *           live (median of 7 rounds);
  *   pair    ns per 4 KiB malloc+free at N live (the per-thread cache).
+ * Pairs by size, 4 KiB to 256 MiB, beside the raw backend's pair.
  * Streams, per count S (non-blocking, created through cm_stream_created):
  *   create  ns per stream creation (sim stream and record);
  *   pair    ns per cudaMalloc-style pair, and per cudaMallocAsync pair on
@@ -166,14 +167,14 @@ static void sim_raw(size_t n, double *alloc_ns, double *free_ns)
 
 /* ---- live blocks ---- */
 
-static double pair_ns(cm_heap *h, bool async, cm_stream s)
+static double sized_pair_ns(cm_heap *h, size_t size, bool async, cm_stream s)
 {
 	double t[ROUNDS];
 	for (int r = -1; r < ROUNDS; r++) { /* round -1 warms up */
 		double t0 = now_ns();
 		for (int i = 0; i < PAIRS; i++) {
 			uintptr_t p;
-			check(async ? cm_malloc_async(h, 0, 4096, s, &p) : cm_malloc(h, 0, 4096, &p),
+			check(async ? cm_malloc_async(h, 0, size, s, &p) : cm_malloc(h, 0, size, &p),
 			      "pair malloc");
 			check(async ? cm_free_async(h, p, s) : cm_free(h, p), "pair free");
 		}
@@ -181,6 +182,39 @@ static double pair_ns(cm_heap *h, bool async, cm_stream s)
 			t[r] = (now_ns() - t0) / PAIRS;
 	}
 	return median(t, ROUNDS);
+}
+
+static double pair_ns(cm_heap *h, bool async, cm_stream s)
+{
+	return sized_pair_ns(h, 4096, async, s);
+}
+
+/* Pairs of one size, each on a fresh heap, beside the raw backend's. */
+static void size_row(size_t size)
+{
+	sim *sm = new_sim();
+	cm_heap *h = new_heap(sm, false);
+	double core = sized_pair_ns(h, size, false, 0);
+	cm_heap_destroy(h);
+	const cm_backend *be = sim_backend(sm);
+	double t[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now_ns();
+		for (int i = 0; i < PAIRS / 10; i++) {
+			uintptr_t p;
+			check(be->mem_alloc(be->ctx, 0, size, &p), "sim mem_alloc");
+			check(be->mem_free(be->ctx, 0, p), "sim mem_free");
+		}
+		t[r] = (now_ns() - t0) / (PAIRS / 10);
+	}
+	char name[32];
+	if (size >= (1 << 20))
+		snprintf(name, sizeof(name), "%zu MiB", size >> 20);
+	else
+		snprintf(name, sizeof(name), "%zu KiB", size >> 10);
+	printf("%9s %9.1f %10.0f\n", name, core, median(t, ROUNDS));
+	fflush(stdout);
+	sim_destroy(sm);
 }
 
 static void live_row(size_t n)
@@ -267,7 +301,13 @@ int main(int argc, char **argv)
 	for (size_t n = 1000; n <= max_live; n *= 10)
 		live_row(n);
 	printf("exact-size LIFO list with a pointer table, 4 KiB pair: %.1f ns\n\n", lifo_pair_ns());
-	printf("streams alive (non-blocking); ns per call\n");
+	printf("pair by size (cudaMalloc-style, fresh heap each); ns per pair\n");
+	printf("%9s %9s %10s\n", "size", "core", "sim raw");
+	static const size_t pair_sizes[] = {4096, 1 << 20, 2 << 20, 4 << 20, 8 << 20, 10 << 20,
+					    16 << 20, 64 << 20, 256 << 20};
+	for (size_t i = 0; i < sizeof(pair_sizes) / sizeof(*pair_sizes); i++)
+		size_row(pair_sizes[i]);
+	printf("\nstreams alive (non-blocking); ns per call\n");
 	printf("%8s %-9s %9s %8s %10s %8s %9s\n", "streams", "submits", "create", "pair",
 	       "async pair", "rr", "destroy");
 	static const size_t counts[] = {1, 128, 10000};
