@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "context_hooks.h"
 #include "hook_entry.h"
 #include "library.h"
 #include "nvtx.h"
@@ -278,7 +279,9 @@ CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
 {
 	if (!cm_in_cuda)
 		cm_lib_forget_slot(cm_ctx_find(ctx));
-	return CM_DRV(cuCtxDestroy_v2, (ctx));
+	CUresult r = CM_DRV(cuCtxDestroy_v2, (ctx));
+	cm_ctx_changed(); /* a current context is popped */
+	return r;
 }
 
 void cm_lib_primary_reset(CUdevice dev)
@@ -456,5 +459,7 @@ const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuPointerGetAttribute, "cuPointerGetAttribute", false),
 	CM_HOOK(cuPointerGetAttributes, "cuPointerGetAttributes", false),
 	CM_HOOK(cuIpcGetMemHandle, "cuIpcGetMemHandle", false),
+	/* The calls that change the current context (context_hooks.c). */
+	CM_CTX_HOOK_ENTRIES
 };
 const size_t cm_driver_count = sizeof(cm_driver_table) / sizeof(cm_driver_table[0]);
