@@ -77,6 +77,8 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 		CM_CHECK(b->node.size >= CM_MIN_BLOCK && b->node.size % CM_MIN_BLOCK == 0,
 			 "block %#" PRIxPTR " has size %zu", at, b->node.size);
 		CM_CHECK(!b->next || b->next->prev == b, "broken links at %#" PRIxPTR, at);
+		CM_CHECK(b->next || seg->last == b, "segment %#" PRIxPTR " ends at another block",
+			 seg->idle.addr);
 		at += b->node.size;
 		if (b->state == CM_BLOCK_FREE) {
 			CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE,

@@ -125,7 +125,7 @@ struct cm_segment {
 	bool is_idle;
 	bool expandable; /* a VMM range, mapped up to idle.size (expandable.c) */
 	cm_pool *pool;
-	cm_block *first;
+	cm_block *first, *last; /* its blocks in address order: the ends */
 	uint64_t idle_since; /* dev->clock when it became wholly free */
 	size_t chunk, va_size;  /* expandable: mapping unit, reserved range */
 	cm_mem_handle *handles; /* expandable: one per mapped chunk */

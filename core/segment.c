@@ -263,6 +263,8 @@ static void cm_block_link_after(cm_block *b, cm_block *n)
 	n->next = b->next;
 	if (b->next)
 		b->next->prev = n;
+	else
+		b->seg->last = n;
 	b->next = n;
 }
 
@@ -274,6 +276,8 @@ static void cm_block_unlink(cm_block *b)
 		b->seg->first = b->next;
 	if (b->next)
 		b->next->prev = b->prev;
+	else
+		b->seg->last = b->prev;
 }
 
 static bool cm_block_has_free_neighbour(const cm_block *b)
@@ -308,7 +312,7 @@ cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t 
 	if (!b)
 		return CM_ERR_OOM;
 	seg->pool = pool;
-	seg->first = b;
+	seg->first = seg->last = b;
 	seg->idle.size = size;
 	b->seg = seg;
 	b->node.addr = seg->idle.addr;
@@ -349,10 +353,7 @@ cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block *
 
 cm_block *cm_segment_last(cm_segment *seg)
 {
-	cm_block *b = seg->first;
-	while (b->next)
-		b = b->next;
-	return b;
+	return seg->last; /* not a walk: an expandable segment may hold every block */
 }
 
 /* An expandable segment got bytes more mapped at its end: they join its
