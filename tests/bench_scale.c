@@ -34,7 +34,7 @@
 
 #define ROUNDS 7
 #define MORE 1000
-#define PAIRS 20000
+#define PAIRS 65536
 
 static const size_t live_sizes[] = {512, 1024, 4096, 16384};
 
@@ -167,20 +167,28 @@ static void sim_raw(size_t n, double *alloc_ns, double *free_ns)
 
 /* ---- live blocks ---- */
 
+static double pairs(cm_heap *h, size_t size, bool async, cm_stream s, long n)
+{
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		uintptr_t p;
+		check(async ? cm_malloc_async(h, 0, size, s, &p) : cm_malloc(h, 0, size, &p),
+		      "pair malloc");
+		check(async ? cm_free_async(h, p, s) : cm_free(h, p), "pair free");
+	}
+	return now_ns() - t0;
+}
+
+/* Median ns per pair over ROUNDS batches of at least 2 ms (at most PAIRS
+ * pairs), after a warm-up batch. */
 static double sized_pair_ns(cm_heap *h, size_t size, bool async, cm_stream s)
 {
+	long n = 1;
+	while (pairs(h, size, async, s, n) < 2e6 && n < PAIRS)
+		n *= 4;
 	double t[ROUNDS];
-	for (int r = -1; r < ROUNDS; r++) { /* round -1 warms up */
-		double t0 = now_ns();
-		for (int i = 0; i < PAIRS; i++) {
-			uintptr_t p;
-			check(async ? cm_malloc_async(h, 0, size, s, &p) : cm_malloc(h, 0, size, &p),
-			      "pair malloc");
-			check(async ? cm_free_async(h, p, s) : cm_free(h, p), "pair free");
-		}
-		if (r >= 0)
-			t[r] = (now_ns() - t0) / PAIRS;
-	}
+	for (int r = 0; r < ROUNDS; r++)
+		t[r] = pairs(h, size, async, s, n) / (double)n;
 	return median(t, ROUNDS);
 }
 
