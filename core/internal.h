@@ -127,6 +127,7 @@ struct cm_segment {
 	cm_pool *pool;
 	cm_block *first, *last; /* its blocks in address order: the ends */
 	uint64_t idle_since; /* dev->clock when it became wholly free */
+	struct cm_segment *idle_older, *idle_newer; /* dev->idle_oldest..: idle ones by age */
 	size_t chunk, va_size;  /* expandable: mapping unit, reserved range */
 	cm_mem_handle *handles; /* expandable: one per mapped chunk */
 	uint8_t *chunk_flags;   /* expandable: CM_CHUNK_* per chunk of the range */
@@ -224,6 +225,7 @@ struct cm_device {
 	_Atomic uint32_t stream_gen;   /* lock-free read: bumped on destroy */
 
 	cm_tnode *idle_small, *idle_large; /* wholly free segments */
+	cm_segment *idle_oldest, *idle_newest; /* the same, by idle_since (release.c) */
 	cm_segment **segs;                 /* by base address */
 	size_t nsegs, segs_cap;
 	cm_livemap live;

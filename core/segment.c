@@ -1,7 +1,7 @@
 /* core/segment.c - segments, the blocks that tile them, split and merge.
  *
  * Owns: the device's segment table (sorted by base address, for "is this
- * pointer ours"), the idle-segment indexes, the live map (address -> USED
+ * pointer ours"), the idle-segment indexes (by size, and a list by age), the live map (address -> USED
  * block) and the type-stable block structs.
  *
  * Invariants (checked by cm_heap_check):
@@ -245,6 +245,13 @@ static void cm_idle_insert(cm_device *d, cm_segment *seg)
 	seg->is_idle = true;
 	seg->idle_since = ++d->clock;
 	cm_tree_insert(cm_idle_root(d, seg), &seg->idle);
+	seg->idle_older = d->idle_newest;
+	seg->idle_newer = NULL;
+	if (d->idle_newest)
+		d->idle_newest->idle_newer = seg;
+	else
+		d->idle_oldest = seg;
+	d->idle_newest = seg;
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
 }
 
@@ -252,6 +259,15 @@ static void cm_idle_remove(cm_device *d, cm_segment *seg)
 {
 	cm_tree_remove(cm_idle_root(d, seg), &seg->idle);
 	seg->is_idle = false;
+	if (seg->idle_older)
+		seg->idle_older->idle_newer = seg->idle_newer;
+	else
+		d->idle_oldest = seg->idle_newer;
+	if (seg->idle_newer)
+		seg->idle_newer->idle_older = seg->idle_older;
+	else
+		d->idle_newest = seg->idle_older;
+	seg->idle_older = seg->idle_newer = NULL;
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)seg->idle.size);
 }
 
