@@ -80,6 +80,11 @@ typedef struct cm_backend {
 	cm_status (*vmm_map)(void *ctx, int dev, uintptr_t va, size_t size, cm_mem_handle h);
 	cm_status (*vmm_unmap)(void *ctx, int dev, uintptr_t va, size_t size);
 	cm_status (*vmm_set_access)(void *ctx, int dev, uintptr_t va, size_t size);
+
+	/* Optional: the device ordinal of the core's device index (a context
+	 * slot, interpose/context.h), for the per-device settings and labels
+	 * the user gives by ordinal (memory_limit_mb, metrics). NULL: the same. */
+	int (*device_ordinal)(void *ctx, int dev);
 } cm_backend;
 
 #endif

@@ -255,6 +255,7 @@ struct cm_device {
 	size_t nslabs, slabs_cap;
 
 	struct cm_trace_entry *trace; /* NULL: not tracing (trace.c) */
+	struct cm_stacks *stacks;     /* NULL: no stacks (stacks.c) */
 	size_t trace_next, trace_count;
 	uint64_t clock; /* logical time for idle ordering */
 	size_t limit;   /* per_process_memory_fraction of the device; 0: not read yet */
@@ -277,6 +278,7 @@ struct cm_heap {
 	cm_device *devs;
 	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
 	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
+	struct cm_eventlog *eventlog; /* log:PATH (eventlog.c); NULL: none */
 	cm_tc_retired *retired; /* per device, from exited threads */
 	/* Submissions (activity.c): set when every way work reaches a stream
 	 * calls cm_submit_begin/end; otherwise nothing is known of streams'
@@ -369,6 +371,7 @@ typedef struct cm_request {
 	uint32_t thread;
 	cm_tcache *tc;
 	bool reported; /* out of memory, and the report was printed */
+	bool hopeless; /* refused at once: more than the device could give (heap.c) */
 } cm_request;
 void cm_fence_init_device(cm_device *d);
 void cm_fence_fini_device(cm_device *d);
@@ -416,6 +419,8 @@ enum {
 	CM_TRACE_SEGMENT_ALLOC,
 	CM_TRACE_SEGMENT_FREE,
 	CM_TRACE_OOM,
+	CM_TRACE_SEGMENT_MAP,   /* expandable segments: a chunk mapped */
+	CM_TRACE_SEGMENT_UNMAP, /* ...and unmapped */
 };
 typedef struct cm_trace_entry {
 	uint8_t action;
@@ -423,14 +428,36 @@ typedef struct cm_trace_entry {
 	size_t size;
 	cm_stream stream;
 	uint64_t time_us;
+	uint64_t device_free; /* oom: the device's free memory then */
 } cm_trace_entry;
 bool cm_trace_init(cm_device *d);
+void cm_trace_fini(cm_device *d);
 void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
 const cm_trace_entry *cm_trace_get(const cm_device *d, size_t i);
 const char *cm_trace_action_name(uint8_t action);
 cm_stream cm_trace_stream(const cm_stream_rec *rec);
 
+/* eventlog.c: RMM's event log, fed by cm_trace. */
+typedef struct cm_eventlog cm_eventlog;
+bool cm_eventlog_open(cm_heap *h);
+void cm_eventlog_event(cm_heap *h, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
+void cm_eventlog_close(cm_heap *h);
+
+/* stacks.c: each live block's call stack (snapshot_stacks). */
+typedef struct cm_stacks cm_stacks;
+bool cm_stacks_init(cm_device *d);
+void cm_stacks_fini(cm_device *d);
+void cm_stacks_record(cm_device *d, uintptr_t addr);
+void cm_stacks_forget(cm_device *d, uintptr_t addr);
+int cm_stacks_frames(const cm_device *d, uintptr_t addr,
+		     void (*fn)(void *arg, const char *name, const char *file), void *arg);
+
+/* outfile.c: path written whole (a temporary file renamed); false and
+ * one line on err (if not NULL) on failure. */
+bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
+
 /* release.c */
+int cm_device_ordinal(const cm_heap *h, int dev); /* the user's device number */
 size_t cm_release_all_locked(cm_device *d);
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
 bool cm_release_within_limit(cm_device *d, size_t size);

@@ -5,7 +5,9 @@
  * process hold, where the cached memory is (largest free block,
  * fragmentation, per stream, largest segments), with expandable segments
  * why stitching (stitch.c) could not help, and the one configuration
- * change most likely to help. Runs under the device lock; the only device
+ * change most likely to help. It describes what is held after the failure:
+ * heap.c gives back what the failed growths created and the chunks they cut
+ * out for stitching first. Runs under the device lock; the only device
  * call is the memory info.
  */
 #include <inttypes.h>
@@ -93,6 +95,13 @@ static void cm_report_gather(cm_device *d, cm_report *r)
 	}
 }
 
+static __thread const char *cm_report_api;
+
+void cm_report_name_api(const char *api)
+{
+	cm_report_api = api;
+}
+
 static const char *cm_report_stream_name(const cm_stream_rec *rec, char *buf, size_t n)
 {
 	if (!rec)
@@ -166,7 +175,8 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	cm_report_size(a, sizeof(a), rq->size);
 	fprintf(out, "cachemalloc: CUDA out of memory on device %d: tried to allocate %s "
 		     "(%zu bytes asked, %zu rounded) for %s\n", d->index, a, rq->requested, rq->size,
-		cm_report_stream_name(rq->consumer, name, sizeof(name)));
+		!rq->consumer && cm_report_api ? cm_report_api
+					       : cm_report_stream_name(rq->consumer, name, sizeof(name)));
 	cm_report_size(a, sizeof(a), dev_total);
 	cm_report_size(b, sizeof(b), dev_free);
 	if (info)
@@ -179,6 +189,11 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	fprintf(out, "  this process: %s allocated, %s reserved but unallocated; largest free block "
 		     "%s; fragmentation %.0f%%\n", a, b, c,
 		idle ? 100.0 * (1.0 - (double)r->largest_free / (double)idle) : 0.0);
+	if (rq->hopeless)
+		fprintf(out, "  refused at once, nothing released or created: the request is larger "
+			     "than the device%s\n",
+			info && rq->size <= dev_total
+				? "'s free memory and this process's cached memory together" : "");
 	cm_report_stitch(d, rq, out);
 	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
 		const cm_report_stream *s = &r->streams[i];

@@ -64,5 +64,10 @@ typedef struct cm_stats {
 void cm_stats_add(cm_stats *into, const cm_stats *from);
 void cm_stats_print_text(const cm_stats *st, FILE *out);
 void cm_stats_print_json(const cm_stats *st, FILE *out);
+/* The JSON object's members without its braces, for a report that adds
+ * its own (the library's exit report); and the one-line summary
+ * (exit_summary, `cachemalloc check`). */
+void cm_stats_print_json_fields(const cm_stats *st, FILE *out);
+void cm_stats_print_summary(const cm_stats *st, FILE *out);
 
 #endif

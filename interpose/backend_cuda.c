@@ -177,6 +177,12 @@ static cm_status cm_cu_device_synchronize(void *ctx, int slot)
 	return CM_IN_CTX(slot, cm_drv.cuCtxSynchronize());
 }
 
+static int cm_cu_device_ordinal(void *ctx, int slot)
+{
+	(void)ctx;
+	return (int)cm_ctx_device(slot);
+}
+
 void cm_cuda_backend_init(cm_backend *be, int slots)
 {
 	*be = (cm_backend){
@@ -195,5 +201,6 @@ void cm_cuda_backend_init(cm_backend *be, int slots)
 		.stream_is_capturing = cm_cu_stream_is_capturing,
 		.stream_flags = cm_cu_stream_flags,
 		.device_synchronize = cm_cu_device_synchronize,
+		.device_ordinal = cm_cu_device_ordinal,
 	};
 }

@@ -7,15 +7,14 @@
  * it (docs/design.md, "Contexts"). They are reached as every driver hook
  * is (the symbol, dlsym, cuGetProcAddress: lookup.c substitutes them by
  * identity from driver_hooks.c's table); the runtime's cudaSetDevice ends
- * in cuCtxSetCurrent, found through cuGetProcAddress. The 3.x cuCtxDestroy
- * also forgets the context's slot, as cuCtxDestroy_v2's hook does. A
- * function the driver lacks answers CUDA_ERROR_NOT_FOUND.
+ * in cuCtxSetCurrent, found through cuGetProcAddress. cuCtxDestroy in both
+ * ABIs is hooked with the other destructions (driver_hooks.c,
+ * cm_drv_ctx_gone, which marks the context unknown as well). A function
+ * the driver lacks answers CUDA_ERROR_NOT_FOUND.
  */
 #include "context.h"
 #include "context_hooks.h"
 #include "hook_entry.h"
-#include "library.h"
-#include "real.h"
 
 #define CM_EXPORT __attribute__((visibility("default")))
 
@@ -76,12 +75,4 @@ CM_EXPORT CUresult cm_ctxh_create_v4(CUcontext *ctx, CUctxCreateParams *params, 
 				     CUdevice dev)
 {
 	CM_CTX_CALL(CM_CTXH_CREATE_V4, cm_ctx_create_v4_fn, (ctx, params, flags, dev));
-}
-
-/* The 3.x ABI destroys as cuCtxDestroy_v2 does: its memory is gone. */
-CM_EXPORT CUresult cm_ctxh_destroy(CUcontext ctx)
-{
-	if (!cm_in_cuda)
-		cm_lib_forget_slot(cm_ctx_find(ctx));
-	CM_CTX_CALL(CM_CTXH_DESTROY, cm_ctx_fn, (ctx));
 }

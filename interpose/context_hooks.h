@@ -18,7 +18,6 @@ enum {
 	CM_CTXH_CREATE_V2,
 	CM_CTXH_CREATE_V3,
 	CM_CTXH_CREATE_V4,
-	CM_CTXH_DESTROY,
 	CM_CTXH_DETACH,
 	CM_CTX_HOOKS
 };
@@ -34,21 +33,6 @@ CUresult cm_ctxh_create(CUcontext *ctx, unsigned int flags, CUdevice dev) __asm_
 CUresult cm_ctxh_create_v2(CUcontext *ctx, unsigned int flags, CUdevice dev) __asm__("cuCtxCreate_v2");
 CUresult cm_ctxh_create_v3(CUcontext *ctx, CUexecAffinityParam *params, int n, unsigned int flags, CUdevice dev) __asm__("cuCtxCreate_v3");
 CUresult cm_ctxh_create_v4(CUcontext *ctx, CUctxCreateParams *params, unsigned int flags, CUdevice dev) __asm__("cuCtxCreate_v4");
-CUresult cm_ctxh_destroy(CUcontext ctx) __asm__("cuCtxDestroy");
 CUresult cm_ctxh_detach(CUcontext ctx) __asm__("cuCtxDetach");
-
-/* driver_hooks.c's table entries. */
-#define CM_CTX_HOOK_ENTRIES \
-	{.symbol = "cuCtxSetCurrent", .lookup = "cuCtxSetCurrent", .ptsz = false, .hook = (void *)cm_ctxh_set, .real = &cm_ctx_hook_real[CM_CTXH_SET]}, \
-	{.symbol = "cuCtxPushCurrent", .lookup = "cuCtxPushCurrent", .ptsz = false, .hook = (void *)cm_ctxh_push, .real = &cm_ctx_hook_real[CM_CTXH_PUSH]}, \
-	{.symbol = "cuCtxPushCurrent_v2", .lookup = "cuCtxPushCurrent", .ptsz = false, .hook = (void *)cm_ctxh_push_v2, .real = &cm_ctx_hook_real[CM_CTXH_PUSH_V2]}, \
-	{.symbol = "cuCtxPopCurrent", .lookup = "cuCtxPopCurrent", .ptsz = false, .hook = (void *)cm_ctxh_pop, .real = &cm_ctx_hook_real[CM_CTXH_POP]}, \
-	{.symbol = "cuCtxPopCurrent_v2", .lookup = "cuCtxPopCurrent", .ptsz = false, .hook = (void *)cm_ctxh_pop_v2, .real = &cm_ctx_hook_real[CM_CTXH_POP_V2]}, \
-	{.symbol = "cuCtxCreate", .lookup = "cuCtxCreate", .ptsz = false, .hook = (void *)cm_ctxh_create, .real = &cm_ctx_hook_real[CM_CTXH_CREATE]}, \
-	{.symbol = "cuCtxCreate_v2", .lookup = "cuCtxCreate", .ptsz = false, .hook = (void *)cm_ctxh_create_v2, .real = &cm_ctx_hook_real[CM_CTXH_CREATE_V2]}, \
-	{.symbol = "cuCtxCreate_v3", .lookup = "cuCtxCreate", .ptsz = false, .hook = (void *)cm_ctxh_create_v3, .real = &cm_ctx_hook_real[CM_CTXH_CREATE_V3]}, \
-	{.symbol = "cuCtxCreate_v4", .lookup = "cuCtxCreate", .ptsz = false, .hook = (void *)cm_ctxh_create_v4, .real = &cm_ctx_hook_real[CM_CTXH_CREATE_V4]}, \
-	{.symbol = "cuCtxDestroy", .lookup = "cuCtxDestroy", .ptsz = false, .hook = (void *)cm_ctxh_destroy, .real = &cm_ctx_hook_real[CM_CTXH_DESTROY]}, \
-	{.symbol = "cuCtxDetach", .lookup = "cuCtxDetach", .ptsz = false, .hook = (void *)cm_ctxh_detach, .real = &cm_ctx_hook_real[CM_CTXH_DETACH]},
 
 #endif

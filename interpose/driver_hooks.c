@@ -10,13 +10,18 @@
  * re-entry guard) or has no heap, translate, call the core, translate the
  * result. Stream 0 is the legacy stream in the plain entry points and the
  * calling thread's per-thread stream in the _ptsz ones. A pointer the
- * cache does not own goes to the driver unchanged.
+ * cache does not own goes to the driver unchanged. A hook changes the
+ * cache's state only once the driver accepted the call (a context's slot
+ * is forgotten after its destruction succeeded), or undoes it when the
+ * driver refuses (a capture begin, counted before). The first ABI versions
+ * are in driver_hooks_v1.c, through the helpers of driver_hooks.h.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "context.h"
 #include "context_hooks.h"
+#include "driver_hooks.h"
 #include "hook_entry.h"
 #include "library.h"
 #include "nvtx.h"
@@ -44,8 +49,11 @@ CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	int slot;
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
 		return CM_DRV(cuMemAlloc_v2, (p, n));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
+	cm_report_name_api("cuMemAlloc"); /* an out-of-memory report says what was called */
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
+	cm_report_name_api(NULL);
 	*p = (CUdeviceptr)out;
 	return cm_lib_cu_fail(st);
 }
@@ -68,6 +76,7 @@ static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool p
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || cm_lib_capturing(s) ||
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_DRV(cuMemAllocAsync_ptsz, (p, n, s)) : CM_DRV(cuMemAllocAsync, (p, n, s));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream(s, ptsz), &out);
 	*p = (CUdeviceptr)out;
@@ -192,7 +201,7 @@ CM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int p
 	return cm_drv_stream_created(CM_DRV(cuStreamCreateWithPriority, (s, flags, prio)), s, flags);
 }
 
-CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
+void cm_drv_stream_destroying(CUstream s)
 {
 	cm_heap *h;
 	cm_stream cs = cm_lib_stream(s, false);
@@ -202,6 +211,11 @@ CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
 		cm_stream_destroying(h, -1, cs); /* records its tail first (rule 5) */
 		cm_in_cuda--;
 	}
+}
+
+CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
+{
+	cm_drv_stream_destroying(s);
 	return CM_DRV(cuStreamDestroy_v2, (s));
 }
 
@@ -209,7 +223,7 @@ CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
 
 /* Counted before the real call, so an allocation racing the begin asks;
  * uncounted again if the begin failed. */
-static CUresult cm_drv_capture_begun(CUresult r)
+CUresult cm_drv_capture_begun(CUresult r)
 {
 	if (r != CUDA_SUCCESS)
 		cm_lib_capture_ended();
@@ -275,32 +289,44 @@ void cm_lib_forget_slot(int slot)
 	cm_in_cuda--;
 }
 
-CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
+/* The slot is found before the driver's call (the handle and the device
+ * name it then) and forgotten only once the driver destroyed or reset the
+ * context: a refused call leaves the context, and the cache, as they were. */
+CUresult cm_drv_ctx_gone(CUresult r, int slot)
 {
-	if (!cm_in_cuda)
-		cm_lib_forget_slot(cm_ctx_find(ctx));
-	CUresult r = CM_DRV(cuCtxDestroy_v2, (ctx));
-	cm_ctx_changed(); /* a current context is popped */
+	if (r == CUDA_SUCCESS)
+		cm_lib_forget_slot(slot);
+	cm_ctx_changed(); /* a destroyed current context is popped */
 	return r;
 }
 
-void cm_lib_primary_reset(CUdevice dev)
+int cm_drv_ctx_slot(CUcontext ctx)
 {
-	if (!cm_in_cuda)
-		cm_lib_forget_slot(cm_ctx_find_primary(dev));
+	return cm_in_cuda ? -1 : cm_ctx_find(ctx);
+}
+
+static int cm_drv_primary_slot(CUdevice dev)
+{
+	return cm_in_cuda ? -1 : cm_ctx_find_primary(dev);
+}
+
+CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	int slot = cm_drv_ctx_slot(ctx);
+	return cm_drv_ctx_gone(CM_DRV(cuCtxDestroy_v2, (ctx)), slot);
 }
 
 /* The _v2 names and the older ones (the same signature) alike. */
 CM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
-	cm_lib_primary_reset(dev);
-	return CM_DRV(cuDevicePrimaryCtxReset_v2, (dev));
+	int slot = cm_drv_primary_slot(dev);
+	return cm_drv_ctx_gone(CM_DRV(cuDevicePrimaryCtxReset_v2, (dev)), slot);
 }
 
 CM_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev)
 {
-	cm_lib_primary_reset(dev);
-	return CM_DRV(cuDevicePrimaryCtxReset, (dev));
+	int slot = cm_drv_primary_slot(dev);
+	return cm_drv_ctx_gone(CM_DRV(cuDevicePrimaryCtxReset, (dev)), slot);
 }
 
 /* The last release destroys the primary context. */
@@ -326,29 +352,38 @@ CM_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
 
 /* ---- queries answered with the block ---- */
 
-CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+void cm_drv_mem_info(size_t *free_bytes, size_t *total)
 {
 	cm_heap *h;
 	int slot;
-	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
-	if (r != CUDA_SUCCESS || cm_in_cuda || !free_bytes || !total || !(h = cm_lib_heap()) ||
-	    !cm_config_get()->memgetinfo_counts_cache || !cm_lib_device(&slot))
-		return r;
+	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
+		return;
 	cm_in_cuda++;
-	size_t idle = cm_idle_bytes(h, slot);
+	cm_mem_info_view(h, slot, free_bytes, total);
 	cm_in_cuda--;
-	*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
+}
+
+CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+{
+	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
+	if (r == CUDA_SUCCESS && free_bytes && total)
+		cm_drv_mem_info(free_bytes, total);
 	return r;
 }
 
-/* The block holding p, when p lies in a live block of the cache. */
-static bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
+/* Whether p lies in memory of the cache: info.base is then the start of
+ * the block the program holds there, or 0 where it holds none (freed,
+ * parked, never handed out, or past the size the program asked for),
+ * which the driver, asked without the cache, would not know. */
+bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
 {
 	cm_heap *h;
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return false;
 	cm_pointer_info(h, (uintptr_t)p, info);
-	return info->ours && info->base;
+	if (info->base && (uintptr_t)p - info->base >= info->requested)
+		info->base = 0; /* past the size asked: the driver would not know it */
+	return info->ours;
 }
 
 CM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p)
@@ -356,28 +391,33 @@ CM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUde
 	cm_ptr_info info;
 	if (!cm_drv_block_of(p, &info))
 		return CM_DRV(cuMemGetAddressRange_v2, (base, size, p));
+	if (!info.base)
+		return CUDA_ERROR_NOT_FOUND; /* the driver's answer for memory it does not know */
 	if (base)
 		*base = (CUdeviceptr)info.base;
 	if (size)
-		*size = info.size;
+		*size = info.requested;
 	return CUDA_SUCCESS;
 }
 
-/* The range attributes describe the block; the others are the segment's,
- * which the block shares. */
+/* The range attributes describe the block as the program asked for it;
+ * the others are the segment's, which the block shares. */
 static void cm_drv_block_attr(CUpointer_attribute a, void *data, const cm_ptr_info *info)
 {
 	if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
 		*(CUdeviceptr *)data = (CUdeviceptr)info->base;
 	else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE)
-		*(size_t *)data = info->size;
+		*(size_t *)data = info->requested;
 }
 
 CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
 {
-	CUresult r = CM_DRV(cuPointerGetAttribute, (data, a, p));
 	cm_ptr_info info;
-	if (r == CUDA_SUCCESS && data && cm_drv_block_of(p, &info))
+	bool ours = cm_drv_block_of(p, &info);
+	if (ours && !info.base)
+		return CUDA_ERROR_INVALID_VALUE; /* as for memory the driver does not know */
+	CUresult r = CM_DRV(cuPointerGetAttribute, (data, a, p));
+	if (r == CUDA_SUCCESS && data && ours)
 		cm_drv_block_attr(a, data, &info);
 	return r;
 }
@@ -385,9 +425,16 @@ CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUde
 CM_EXPORT CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *a, void **data,
 					  CUdeviceptr p)
 {
-	CUresult r = CM_DRV(cuPointerGetAttributes, (n, a, data, p));
 	cm_ptr_info info;
-	if (r != CUDA_SUCCESS || !a || !data || !cm_drv_block_of(p, &info))
+	bool ours = cm_drv_block_of(p, &info);
+	if (ours && !info.base) {
+		/* The driver's answer for memory it does not know: a host stack
+		 * address is none of CUDA's. */
+		int not_cuda;
+		return CM_DRV(cuPointerGetAttributes, (n, a, data, (CUdeviceptr)(uintptr_t)&not_cuda));
+	}
+	CUresult r = CM_DRV(cuPointerGetAttributes, (n, a, data, p));
+	if (r != CUDA_SUCCESS || !a || !data || !ours)
 		return r;
 	for (unsigned i = 0; i < n; i++)
 		if (data[i])
@@ -428,6 +475,8 @@ CM_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
 
 #define CM_HOOK(sym, look, pt) \
 	{.symbol = #sym, .lookup = look, .ptsz = pt, .hook = (void *)sym, .real = NULL}
+#define CM_HOOK_CTX(sym, fn, look, i) \
+	{.symbol = #sym, .lookup = look, .ptsz = false, .hook = (void *)fn, .real = &cm_ctx_hook_real[i]}
 
 const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuMemAlloc_v2, "cuMemAlloc", false),
@@ -459,7 +508,17 @@ const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuPointerGetAttribute, "cuPointerGetAttribute", false),
 	CM_HOOK(cuPointerGetAttributes, "cuPointerGetAttributes", false),
 	CM_HOOK(cuIpcGetMemHandle, "cuIpcGetMemHandle", false),
-	/* The calls that change the current context (context_hooks.c). */
-	CM_CTX_HOOK_ENTRIES
+	/* The calls that change the current context (context_hooks.c): the
+	 * hook's C name tells the ABIs apart, its symbol is the driver's. */
+	CM_HOOK_CTX(cuCtxSetCurrent, cm_ctxh_set, "cuCtxSetCurrent", CM_CTXH_SET),
+	CM_HOOK_CTX(cuCtxPushCurrent, cm_ctxh_push, "cuCtxPushCurrent", CM_CTXH_PUSH),
+	CM_HOOK_CTX(cuCtxPushCurrent_v2, cm_ctxh_push_v2, "cuCtxPushCurrent", CM_CTXH_PUSH_V2),
+	CM_HOOK_CTX(cuCtxPopCurrent, cm_ctxh_pop, "cuCtxPopCurrent", CM_CTXH_POP),
+	CM_HOOK_CTX(cuCtxPopCurrent_v2, cm_ctxh_pop_v2, "cuCtxPopCurrent", CM_CTXH_POP_V2),
+	CM_HOOK_CTX(cuCtxCreate, cm_ctxh_create, "cuCtxCreate", CM_CTXH_CREATE),
+	CM_HOOK_CTX(cuCtxCreate_v2, cm_ctxh_create_v2, "cuCtxCreate", CM_CTXH_CREATE_V2),
+	CM_HOOK_CTX(cuCtxCreate_v3, cm_ctxh_create_v3, "cuCtxCreate", CM_CTXH_CREATE_V3),
+	CM_HOOK_CTX(cuCtxCreate_v4, cm_ctxh_create_v4, "cuCtxCreate", CM_CTXH_CREATE_V4),
+	CM_HOOK_CTX(cuCtxDetach, cm_ctxh_detach, "cuCtxDetach", CM_CTXH_DETACH),
 };
 const size_t cm_driver_count = sizeof(cm_driver_table) / sizeof(cm_driver_table[0]);

@@ -11,8 +11,8 @@
  *
  * Capacity: fk.used[dev] counts each device allocation's size rounded as
  * the sim rounds it (512 bytes below 2 MiB, else 2 MiB) and never exceeds
- * fk.limit; cuMemGetInfo reports limit - used. VMM memory (cuMemCreate) is
- * the sim's, counted against the sim's larger address space only.
+ * fk.limit; cuMemGetInfo reports limit - used. VMM physical memory
+ * (cuMemCreate) counts in fk.used too, until the sim releases it.
  *
  * Semantics, as NVIDIA documents them: cuMemAlloc of 0 bytes is
  * CUDA_ERROR_INVALID_VALUE; out of memory is CUDA_ERROR_OUT_OF_MEMORY;
@@ -25,6 +25,7 @@
  */
 #include "fakecu_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,8 +100,9 @@ int fk_lookup_range(const void *p, size_t n, fk_alloc *out)
 	}
 	pthread_mutex_unlock(&fk.lock);
 	if (!found && p && sim_vmm_accessible(fk.s, (uintptr_t)p, n ? n : 1)) {
-		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1, .dev = fk_cur_dev(),
-				   .kind = FK_DEVICE };
+		int dev = sim_vmm_device(fk.s, (uintptr_t)p);
+		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1,
+				   .dev = dev >= 0 ? dev : fk_cur_dev(), .kind = FK_DEVICE };
 		found = 1;
 	}
 	return found;
@@ -476,11 +478,33 @@ void fk_mem_reset_ctx(CUcontext ctx)
 	}
 }
 
-/* ---- virtual memory management (the sim's, 2 MiB granularity) ----------- */
+/* ---- virtual memory management (the sim's, 2 MiB granularity) -----------
+ *
+ * As NVIDIA documents the VMM calls: sizes and addresses are multiples of
+ * the granularity (else CUDA_ERROR_INVALID_VALUE); cuMemCreate takes device
+ * memory, counted in cuMemGetInfo like cuMemAlloc's (CUDA_ERROR_OUT_OF_MEMORY
+ * past the capacity); cuMemMap maps a whole handle inside a reservation,
+ * with no access until cuMemSetAccess (read-write; other flags refused);
+ * cuMemUnmap takes whole mappings only; cuMemRelease of a mapped handle
+ * succeeds and its memory is freed at its last unmap, so it stays counted
+ * until then; cuMemAddressFree of a range still mapped is refused. */
 
 static CUresult fk_vmm_status(cm_status st)
 {
 	return fk_status(st, CUDA_ERROR_INVALID_VALUE);
+}
+
+/* vlock held: fk.used follows the sim's physical memory of each device
+ * (a release or an unmap may have freed some). */
+static void fk_vmm_settle(void)
+{
+	for (int d = 0; d < fk.ndev; d++) {
+		size_t now = sim_vmm_physical_bytes(fk.s, d);
+		pthread_mutex_lock(&fk.lock);
+		fk.used[d] -= fk.vmm[d] - now;
+		fk.vmm[d] = now;
+		pthread_mutex_unlock(&fk.lock);
+	}
 }
 
 /* The device a pinned device-memory property names, or -1. */
@@ -537,12 +561,23 @@ FK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
 	if (r != CUDA_SUCCESS)
 		return r;
 	int dev = fk_prop_dev(prop);
-	if (!handle || flags || dev < 0)
+	if (!handle || flags || dev < 0 || !size || size % FK_GRAN)
 		return CUDA_ERROR_INVALID_VALUE;
 	cm_mem_handle h = 0;
-	r = fk_vmm_status(fk.be->vmm_create(fk.be->ctx, dev, size, &h));
-	if (r == CUDA_SUCCESS)
+	pthread_mutex_lock(&fk.vlock);
+	pthread_mutex_lock(&fk.lock);
+	bool fits = size <= fk.limit - fk.used[dev];
+	pthread_mutex_unlock(&fk.lock);
+	r = fits ? fk_vmm_status(fk.be->vmm_create(fk.be->ctx, dev, size, &h))
+		 : CUDA_ERROR_OUT_OF_MEMORY;
+	if (r == CUDA_SUCCESS) {
+		pthread_mutex_lock(&fk.lock);
+		fk.used[dev] += size;
+		fk.vmm[dev] += size;
+		pthread_mutex_unlock(&fk.lock);
 		*handle = (CUmemGenericAllocationHandle)h;
+	}
+	pthread_mutex_unlock(&fk.vlock);
 	return r;
 }
 
@@ -552,10 +587,14 @@ FK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 	CUresult r = fk_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
-	for (int d = 0; d < fk.ndev; d++)
+	r = CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&fk.vlock);
+	for (int d = 0; d < fk.ndev && r != CUDA_SUCCESS; d++)
 		if (fk.be->vmm_destroy(fk.be->ctx, d, (cm_mem_handle)handle) == CM_OK)
-			return CUDA_SUCCESS;
-	return CUDA_ERROR_INVALID_VALUE;
+			r = CUDA_SUCCESS;
+	fk_vmm_settle();
+	pthread_mutex_unlock(&fk.vlock);
+	return r;
 }
 
 FK_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
@@ -578,7 +617,11 @@ FK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 	CUresult r = fk_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
-	return fk_vmm_status(fk.be->vmm_unmap(fk.be->ctx, fk_cur_dev(), (uintptr_t)ptr, size));
+	pthread_mutex_lock(&fk.vlock);
+	r = fk_vmm_status(fk.be->vmm_unmap(fk.be->ctx, fk_cur_dev(), (uintptr_t)ptr, size));
+	fk_vmm_settle();
+	pthread_mutex_unlock(&fk.vlock);
+	return r;
 }
 
 FK_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc,
@@ -589,10 +632,39 @@ FK_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDe
 		return r;
 	if (!desc || count == 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
 		if (desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
 		    desc[i].location.id < 0 || desc[i].location.id >= fk.ndev)
 			return CUDA_ERROR_INVALID_DEVICE;
+		if (desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+			return CUDA_ERROR_INVALID_VALUE; /* the sim has no read-only mapping */
+	}
 	return fk_vmm_status(fk.be->vmm_set_access(fk.be->ctx, desc[0].location.id,
 						   (uintptr_t)ptr, size));
+}
+
+/* ---- usage at exit (tests/integration/run_mode.py) -----------------------
+ *
+ * With FAKECUDA_USAGE_AT_EXIT=PATH, the device memory this process still
+ * holds at exit (fk.used, VMM physical memory included) is written to PATH
+ * as JSON, so that a test can compare it with what the cache says it
+ * reserves: memory the cache lost track of shows as a difference. Not in a
+ * fork child, nor before cuInit. */
+
+__attribute__((destructor)) static void fk_usage_at_exit(void)
+{
+	const char *path = secure_getenv("FAKECUDA_USAGE_AT_EXIT");
+	if (!path || !*path || fk_initialized() != CUDA_SUCCESS)
+		return;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	size_t used = 0, vmm = 0;
+	for (int d = 0; d < fk.ndev; d++) {
+		used += fk.used[d];
+		vmm += fk.vmm[d];
+	}
+	fprintf(f, "{\"used_bytes\": %zu, \"vmm_bytes\": %zu, \"pending_frees\": %s}\n", used, vmm,
+		fk_frees_pending() ? "true" : "false");
+	fclose(f);
 }

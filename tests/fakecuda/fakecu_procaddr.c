@@ -155,6 +155,11 @@ static const fk_proc fk_procs[] = {
 	P(cuMemUnmap, cuMemUnmap, 10020),
 	P(cuMemSetAccess, cuMemSetAccess, 10020),
 	P(cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, 10020),
+	P(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 4000),
+	P(cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, 4000),
+	P(cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, 4000),
+	P(cuMemcpyPeer, cuMemcpyPeer, 4000),
+	P(cuMemcpyPeerAsync, cuMemcpyPeerAsync, 4000),
 };
 
 #undef P
