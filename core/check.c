@@ -77,6 +77,8 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 		CM_CHECK(b->node.size >= CM_MIN_BLOCK && b->node.size % CM_MIN_BLOCK == 0,
 			 "block %#" PRIxPTR " has size %zu", at, b->node.size);
 		CM_CHECK(!b->next || b->next->prev == b, "broken links at %#" PRIxPTR, at);
+		CM_CHECK(b->next || seg->last == b, "segment %#" PRIxPTR " ends at another block",
+			 seg->idle.addr);
 		at += b->node.size;
 		if (b->state == CM_BLOCK_FREE) {
 			CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE,
@@ -146,6 +148,12 @@ static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
 		 sum->used_blocks, d->live.count);
 	CM_CHECK(cm_tree_count(d->idle_small) + cm_tree_count(d->idle_large) == sum->idle_segs,
 		 "idle index count differs from %zu idle segments", sum->idle_segs);
+	size_t by_age = 0;
+	for (cm_segment *s = d->idle_oldest; s; s = s->idle_newer, by_age++)
+		CM_CHECK(s->is_idle && (!s->idle_newer || s->idle_newer->idle_since > s->idle_since),
+			 "idle segment %#" PRIxPTR " out of the age list's order", s->idle.addr);
+	CM_CHECK(by_age == sum->idle_segs, "age list holds %zu of %zu idle segments", by_age,
+		 sum->idle_segs);
 	return cm_check_tree(d, d->idle_small, NULL, NULL, err) &&
 	       cm_check_tree(d, d->idle_large, NULL, NULL, err);
 }

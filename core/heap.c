@@ -490,6 +490,7 @@ static void cm_device_forget_memory(cm_device *d)
 	cm_stitch_forget(d);
 	d->nsegs = 0;
 	d->idle_small = d->idle_large = NULL;
+	d->idle_oldest = d->idle_newest = NULL;
 	memset(d->live.keys, 0, d->live.cap * sizeof(*d->live.keys));
 	d->live.count = 0;
 	cm_stats *st = &d->stats;

@@ -64,6 +64,7 @@ typedef struct cm_pool cm_pool;
 typedef struct cm_segment cm_segment;
 typedef struct cm_stream_rec cm_stream_rec;
 typedef struct cm_tcache cm_tcache;
+typedef struct cm_tc_dev cm_tc_dev;
 typedef struct cm_activity cm_activity;
 
 /* An intrusive treap node keyed by (size, addr): best fit is the lower
@@ -111,8 +112,10 @@ typedef struct cm_block {
 	_Atomic uint64_t ticket; /* which hand-out a per-thread cache entry means */
 	uint8_t state;
 	_Atomic uint8_t free_nb; /* USED with a FREE neighbour (lock-free hint) */
+	uint32_t dev_index; /* the device whose slab holds the struct: never changes */
 	size_t requested;
 	cm_tag tag; /* meaningful while free or parked */
+	uint64_t refit_gen; /* cm_block_refit_gen when last handed out or parked */
 } cm_block;
 
 #define cm_block_of(n) ((cm_block *)((char *)(n)-offsetof(cm_block, node)))
@@ -122,8 +125,9 @@ struct cm_segment {
 	bool is_idle;
 	bool expandable; /* a VMM range, mapped up to idle.size (expandable.c) */
 	cm_pool *pool;
-	cm_block *first;
+	cm_block *first, *last; /* its blocks in address order: the ends */
 	uint64_t idle_since; /* dev->clock when it became wholly free */
+	struct cm_segment *idle_older, *idle_newer; /* dev->idle_oldest..: idle ones by age */
 	size_t chunk, va_size;  /* expandable: mapping unit, reserved range */
 	cm_mem_handle *handles; /* expandable: one per mapped chunk */
 	uint8_t *chunk_flags;   /* expandable: CM_CHUNK_* per chunk of the range */
@@ -221,9 +225,12 @@ struct cm_device {
 	_Atomic uint32_t stream_gen;   /* lock-free read: bumped on destroy */
 
 	cm_tnode *idle_small, *idle_large; /* wholly free segments */
+	cm_segment *idle_oldest, *idle_newest; /* the same, by idle_since (release.c) */
 	cm_segment **segs;                 /* by base address */
 	size_t nsegs, segs_cap;
 	cm_livemap live;
+	cm_tc_dev *tc_list; /* the per-thread caches bound to the device (tcache.c) */
+	_Atomic uint64_t large_place_gen; /* lock-free read: bumped when a large pool changes */
 
 	/* The epoch protocol (fence.c). lock-free reads. */
 	_Atomic uint64_t epoch;           /* stamped on every free */
@@ -313,6 +320,7 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
 bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi);
 cm_block *cm_segment_last(cm_segment *seg);
+uint64_t cm_block_refit_gen(cm_device *d, const cm_block *b);
 
 /* expandable.c */
 bool cm_exp_supported(const cm_device *d);

@@ -58,12 +58,6 @@ static size_t cm_release_one(cm_device *d, cm_segment *seg)
 	return size;
 }
 
-static int cm_release_by_age(const void *a, const void *b)
-{
-	uint64_t x = (*(cm_segment *const *)a)->idle_since, y = (*(cm_segment *const *)b)->idle_since;
-	return (x > y) - (x < y);
-}
-
 static int cm_release_by_size_desc(const void *a, const void *b)
 {
 	size_t x = (*(cm_segment *const *)a)->idle.size, y = (*(cm_segment *const *)b)->idle.size;
@@ -84,6 +78,19 @@ static size_t cm_release_sorted(cm_device *d, int kinds, size_t want,
 	for (size_t i = 0; i < n && freed < want; i++)
 		freed += cm_release_one(d, list[i]);
 	free(list);
+	return freed;
+}
+
+/* Releases idle segments, those unused the longest first, until at least
+ * want bytes are given back: as many steps as segments released (the
+ * device keeps them in age order), never a walk over all of them. */
+static size_t cm_release_oldest(cm_device *d, size_t want)
+{
+	size_t freed = 0;
+	for (cm_segment *seg = d->idle_oldest, *newer; seg && freed < want; seg = newer) {
+		newer = seg->idle_newer;
+		freed += cm_release_one(d, seg);
+	}
 	return freed;
 }
 
@@ -151,7 +158,7 @@ void cm_release_gc_locked(cm_device *d, size_t size)
 	if (after <= target)
 		return;
 	/* Chunks kept for stitching stay: the growth that follows maps them. */
-	if (cm_release_sorted(d, CM_RELEASE_ANY, after - target, cm_release_by_age))
+	if (cm_release_oldest(d, after - target))
 		d->stats.gc_releases++;
 }
 
@@ -164,7 +171,7 @@ void cm_release_trim_locked(cm_device *d)
 	if (keep == SIZE_MAX || idle <= keep)
 		return;
 	if (cm_stitch_release(d) + cm_exp_trim_all(d) +
-	    cm_release_sorted(d, CM_RELEASE_ANY, idle - keep, cm_release_by_age))
+	    cm_release_oldest(d, idle - keep))
 		d->stats.trims++;
 }
 

@@ -1,7 +1,7 @@
 /* core/segment.c - segments, the blocks that tile them, split and merge.
  *
  * Owns: the device's segment table (sorted by base address, for "is this
- * pointer ours"), the idle-segment indexes, the live map (address -> USED
+ * pointer ours"), the idle-segment indexes (by size, and a list by age), the live map (address -> USED
  * block) and the type-stable block structs.
  *
  * Invariants (checked by cm_heap_check):
@@ -47,6 +47,7 @@ static cm_block *cm_block_new(cm_device *d)
 		memset(slab, 0, CM_SLAB_BLOCKS * sizeof(*slab));
 		d->slabs[d->nslabs++] = slab;
 		for (size_t i = 0; i < CM_SLAB_BLOCKS; i++) {
+			slab[i].dev_index = (uint32_t)d->index;
 			slab[i].next = d->block_freelist;
 			d->block_freelist = &slab[i];
 		}
@@ -160,6 +161,31 @@ void cm_livemap_free(cm_livemap *m)
 	memset(m, 0, sizeof(*m));
 }
 
+/* ---- pool indexes ---- */
+
+/* Every change to a large pool's free blocks bumps the device's placement
+ * generation, which tells a per-thread cache whether a refit hint
+ * (cm_block_refit_gen) still describes the pools. */
+static void cm_place_changed(cm_device *d, const cm_pool *pool)
+{
+	if (!pool->small)
+		atomic_store_explicit(&d->large_place_gen,
+				      atomic_load_explicit(&d->large_place_gen, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+}
+
+static void cm_pool_insert(cm_device *d, cm_pool *pool, cm_tnode *n)
+{
+	cm_tree_insert(&pool->root, n);
+	cm_place_changed(d, pool);
+}
+
+static void cm_pool_remove(cm_device *d, cm_pool *pool, cm_tnode *n)
+{
+	cm_tree_remove(&pool->root, n);
+	cm_place_changed(d, pool);
+}
+
 /* ---- the segment table and idle indexes ---- */
 
 static size_t cm_segtab_index(cm_device *d, uintptr_t addr)
@@ -219,6 +245,13 @@ static void cm_idle_insert(cm_device *d, cm_segment *seg)
 	seg->is_idle = true;
 	seg->idle_since = ++d->clock;
 	cm_tree_insert(cm_idle_root(d, seg), &seg->idle);
+	seg->idle_older = d->idle_newest;
+	seg->idle_newer = NULL;
+	if (d->idle_newest)
+		d->idle_newest->idle_newer = seg;
+	else
+		d->idle_oldest = seg;
+	d->idle_newest = seg;
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
 }
 
@@ -226,6 +259,15 @@ static void cm_idle_remove(cm_device *d, cm_segment *seg)
 {
 	cm_tree_remove(cm_idle_root(d, seg), &seg->idle);
 	seg->is_idle = false;
+	if (seg->idle_older)
+		seg->idle_older->idle_newer = seg->idle_newer;
+	else
+		d->idle_oldest = seg->idle_newer;
+	if (seg->idle_newer)
+		seg->idle_newer->idle_older = seg->idle_older;
+	else
+		d->idle_newest = seg->idle_older;
+	seg->idle_older = seg->idle_newer = NULL;
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)seg->idle.size);
 }
 
@@ -237,6 +279,8 @@ static void cm_block_link_after(cm_block *b, cm_block *n)
 	n->next = b->next;
 	if (b->next)
 		b->next->prev = n;
+	else
+		b->seg->last = n;
 	b->next = n;
 }
 
@@ -248,6 +292,8 @@ static void cm_block_unlink(cm_block *b)
 		b->seg->first = b->next;
 	if (b->next)
 		b->next->prev = b->prev;
+	else
+		b->seg->last = b->prev;
 }
 
 static bool cm_block_has_free_neighbour(const cm_block *b)
@@ -282,7 +328,7 @@ cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t 
 	if (!b)
 		return CM_ERR_OOM;
 	seg->pool = pool;
-	seg->first = b;
+	seg->first = seg->last = b;
 	seg->idle.size = size;
 	b->seg = seg;
 	b->node.addr = seg->idle.addr;
@@ -296,7 +342,7 @@ cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t 
 	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)size);
 	CM_LEVEL(&d->stats, segments, 1);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
-	cm_tree_insert(&pool->root, &b->node);
+	cm_pool_insert(d, pool, &b->node);
 	cm_idle_insert(d, seg);
 	cm_trace(d, CM_TRACE_SEGMENT_ALLOC, seg->idle.addr, size, cm_trace_stream(pool->stream));
 	return CM_OK;
@@ -323,10 +369,7 @@ cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block *
 
 cm_block *cm_segment_last(cm_segment *seg)
 {
-	cm_block *b = seg->first;
-	while (b->next)
-		b = b->next;
-	return b;
+	return seg->last; /* not a walk: an expandable segment may hold every block */
 }
 
 /* An expandable segment got bytes more mapped at its end: they join its
@@ -338,7 +381,7 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes)
 	if (seg->is_idle)
 		cm_idle_remove(d, seg);
 	if (last->state == CM_BLOCK_FREE) {
-		cm_tree_remove(&pool->root, &last->node);
+		cm_pool_remove(d, pool, &last->node);
 		last->node.size += bytes;
 	} else {
 		cm_block *b = cm_block_new(d);
@@ -354,7 +397,7 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes)
 	seg->idle.size += bytes;
 	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)bytes);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)bytes);
-	cm_tree_insert(&pool->root, &last->node);
+	cm_pool_insert(d, pool, &last->node);
 	cm_block_refresh_around(last);
 	if (!last->prev)
 		cm_idle_insert(d, seg);
@@ -403,7 +446,7 @@ bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi)
 	}
 	if (seg->is_idle)
 		cm_idle_remove(d, seg);
-	cm_tree_remove(&pool->root, &b->node);
+	cm_pool_remove(d, pool, &b->node);
 	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)(hi - lo));
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)(hi - lo));
 	if (right) {
@@ -413,7 +456,7 @@ bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi)
 		right->state = CM_BLOCK_FREE;
 		right->tag = b->tag;
 		cm_block_link_after(b, right);
-		cm_tree_insert(&pool->root, &right->node);
+		cm_pool_insert(d, pool, &right->node);
 	}
 	if (hole) {
 		hole->seg = seg;
@@ -429,7 +472,7 @@ bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi)
 		cm_block_unlink(b);
 		cm_block_delete(d, b);
 	} else {
-		cm_tree_insert(&pool->root, &b->node);
+		cm_pool_insert(d, pool, &b->node);
 		before = b;
 	}
 	if (!hole) {
@@ -465,7 +508,7 @@ void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
 	cm_assert(last->state == CM_BLOCK_FREE && last->node.size >= bytes && bytes < seg->idle.size);
 	if (seg->is_idle)
 		cm_idle_remove(d, seg);
-	cm_tree_remove(&pool->root, &last->node);
+	cm_pool_remove(d, pool, &last->node);
 	if (last->node.size == bytes) {
 		cm_block *prev = last->prev;
 		cm_block_unlink(last);
@@ -473,7 +516,7 @@ void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
 		cm_block_refresh_one(prev);
 	} else {
 		last->node.size -= bytes;
-		cm_tree_insert(&pool->root, &last->node);
+		cm_pool_insert(d, pool, &last->node);
 	}
 	seg->idle.size -= bytes;
 	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)bytes);
@@ -489,7 +532,7 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 {
 	cm_block *b = seg->first;
 	cm_assert(b->state == CM_BLOCK_FREE && !b->next && seg->is_idle);
-	cm_tree_remove(&seg->pool->root, &b->node);
+	cm_pool_remove(d, seg->pool, &b->node);
 	cm_idle_remove(d, seg);
 	cm_segtab_remove(d, seg);
 	seg->pool->segments--;
@@ -516,10 +559,9 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to)
 {
 	cm_block *b = seg->first;
-	(void)d;
 	cm_assert(seg->is_idle && seg->pool->small == to->small);
 	cm_assert(!seg->expandable || !to->expandable);
-	cm_tree_remove(&seg->pool->root, &b->node);
+	cm_pool_remove(d, seg->pool, &b->node);
 	if (seg->expandable) {
 		seg->pool->expandable = NULL;
 		to->expandable = seg;
@@ -527,7 +569,7 @@ void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to)
 	seg->pool->segments--;
 	seg->pool = to;
 	to->segments++;
-	cm_tree_insert(&to->root, &b->node);
+	cm_pool_insert(d, to, &b->node);
 }
 
 static bool cm_block_should_split(const cm_device *d, const cm_block *b, size_t size)
@@ -547,7 +589,7 @@ cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size)
 	cm_segment *seg = b->seg;
 
 	cm_assert(b->state == CM_BLOCK_FREE && b->node.size >= size);
-	cm_tree_remove(&seg->pool->root, &b->node);
+	cm_pool_remove(d, seg->pool, &b->node);
 	if (seg->is_idle)
 		cm_idle_remove(d, seg);
 	if (cm_block_should_split(d, b, size)) {
@@ -560,7 +602,7 @@ cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size)
 			rest->tag = b->tag;
 			b->node.size = size;
 			cm_block_link_after(b, rest);
-			cm_tree_insert(&seg->pool->root, &rest->node);
+			cm_pool_insert(d, seg->pool, &rest->node);
 		}
 	}
 	b->state = CM_BLOCK_USED;
@@ -593,19 +635,48 @@ cm_block *cm_block_put(cm_device *d, cm_block *b)
 	b->state = CM_BLOCK_FREE;
 	if (b->prev && b->prev->state == CM_BLOCK_FREE) {
 		cm_block *p = b->prev;
-		cm_tree_remove(&pool->root, &p->node);
+		cm_pool_remove(d, pool, &p->node);
 		cm_block_absorb(d, p, b);
 		b = p;
 	}
 	if (b->next && b->next->state == CM_BLOCK_FREE) {
-		cm_tree_remove(&pool->root, &b->next->node);
+		cm_pool_remove(d, pool, &b->next->node);
 		cm_block_absorb(d, b, b->next);
 	}
-	cm_tree_insert(&pool->root, &b->node);
+	cm_pool_insert(d, pool, &b->node);
 	cm_block_refresh_around(b);
 	if (!b->prev && !b->next)
 		cm_idle_insert(d, b->seg);
 	return b;
+}
+
+/* A hint for the per-thread caches, under the lock: the device's current
+ * placement generation when, were USED block b freed now (merged with a
+ * free next neighbour), a best-fit search for its size in its pool would
+ * hand back exactly b's extent, so that parking it instead changes no
+ * placement; 0 otherwise. Ignores readiness and max_split_size's fit
+ * rule: a stale or wrong hint costs placement, never safety. */
+uint64_t cm_block_refit_gen(cm_device *d, const cm_block *b)
+{
+	const cm_block *next = b->next;
+	if (b->seg->expandable)
+		return 0; /* measured: more mapped on the recorded traces with hints */
+	if (b->prev && b->prev->state == CM_BLOCK_FREE)
+		return 0; /* the merged block would start lower */
+	size_t merged = b->node.size;
+	if (next && next->state == CM_BLOCK_FREE) {
+		merged += next->node.size;
+		cm_block m = {.node = {.size = merged, .addr = b->node.addr}, .seg = b->seg};
+		if (!cm_block_should_split(d, &m, b->node.size))
+			return 0; /* served whole, not as b */
+	}
+	cm_tnode *root = b->seg->pool->root;
+	cm_tnode *t = cm_tree_lower_bound(root, b->node.size, 0);
+	if (t && next && t == &next->node)
+		t = cm_tree_next(root, t);
+	if (t && (t->size < merged || (t->size == merged && t->addr < b->node.addr)))
+		return 0; /* another free block fits better */
+	return atomic_load_explicit(&d->large_place_gen, memory_order_relaxed);
 }
 
 /* USED block b (owner word already 0) leaves the live map and goes back

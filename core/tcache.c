@@ -39,13 +39,16 @@
 #define CM_TC_LIVE 256
 #define CM_TC_MAX_BYTES (256 * CM_MiB)
 
+/* count and blocks are written by the owner only, atomically so that a
+ * device taking parked blocks back (cm_tc_steal_parked_locked) may read
+ * them: what it reads may be stale, the owner word's CAS decides. */
 typedef struct cm_tc_bin {
 	size_t size;
 	cm_stream key;
 	uint64_t devgen; /* cm_tc_devgen(): the device and its stream generation */
-	uint32_t count;
+	_Atomic uint32_t count;
 	cm_stream_rec *rec; /* the stream of key, valid while devgen is current */
-	cm_block *blocks[CM_TC_DEPTH];
+	_Atomic(cm_block *) blocks[CM_TC_DEPTH];
 } cm_tc_bin;
 
 typedef struct cm_tc_live {
@@ -56,12 +59,20 @@ typedef struct cm_tc_live {
 } cm_tc_live;
 
 /* Per device: counters written by the owning thread only (read by reports
- * with relaxed loads), and the flush request from the OOM ladder. */
-typedef struct cm_tc_dev {
+ * with relaxed loads), and the flush request from the OOM ladder. A cache
+ * bound to a heap is in each device's list (dev->tc_list, under that
+ * device's lock), so that the device finds its parked blocks through the
+ * bins marked in `bins` (written by the owner; a bin is marked before it
+ * first holds a block of the device and unmarked when flushed) without a
+ * walk over its live blocks. */
+struct cm_tc_dev {
 	_Atomic uint64_t hits, frees;
 	_Atomic bool flush_requested;
+	_Atomic uint64_t bins; /* bit i: bins[i] may hold this device's blocks */
 	cm_stream_rec *per_thread;
-} cm_tc_dev;
+	cm_tcache *tc;
+	cm_tc_dev *dev_next, *dev_prev; /* dev->tc_list */
+};
 
 struct cm_tcache {
 	uint64_t heap_id; /* 0: bound to no heap */
@@ -132,6 +143,37 @@ static void cm_tc_count(_Atomic uint64_t *c)
 			      memory_order_relaxed);
 }
 
+/* The owner's view of its bins: plain loads and stores (only it writes). */
+static inline uint32_t cm_tc_bin_count(const cm_tc_bin *bin)
+{
+	return atomic_load_explicit(&bin->count, memory_order_relaxed);
+}
+
+static inline void cm_tc_bin_set_count(cm_tc_bin *bin, uint32_t n)
+{
+	atomic_store_explicit(&bin->count, n, memory_order_relaxed);
+}
+
+static inline cm_block *cm_tc_bin_at(const cm_tc_bin *bin, uint32_t i)
+{
+	return atomic_load_explicit(&bin->blocks[i], memory_order_relaxed);
+}
+
+static inline uint64_t cm_tc_bin_bit(const cm_tcache *tc, const cm_tc_bin *bin)
+{
+	return (uint64_t)1 << (bin - tc->bins);
+}
+
+/* Marks bin as possibly holding blocks of device dev, before it does. */
+static inline void cm_tc_mark_bin(cm_tcache *tc, int dev, const cm_tc_bin *bin)
+{
+	cm_tc_dev *td = &tc->devs[dev];
+	uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
+	uint64_t bit = cm_tc_bin_bit(tc, bin);
+	if (CM_UNLIKELY(!(bins & bit)))
+		atomic_store_explicit(&td->bins, bins | bit, memory_order_relaxed);
+}
+
 
 /* Registers a block just handed to this thread so that its free can take
  * the fast path. Called under the device lock or on a block tc owns. */
@@ -146,7 +188,9 @@ static inline void cm_tc_register(cm_tcache *tc, cm_device *d, cm_block *b)
 
 void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
 {
-	cm_tc_register(tc, b->seg->pool->dev, b);
+	cm_device *d = b->seg->pool->dev;
+	b->refit_gen = b->node.size > CM_SMALL_REQUEST ? cm_block_refit_gen(d, b) : 0;
+	cm_tc_register(tc, d, b);
 }
 
 static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size,
@@ -156,9 +200,10 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
 		return false;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(rounded, key)];
-	if (!bin->count || bin->size != rounded || bin->key != key || bin->devgen != cm_tc_devgen(d))
+	uint32_t count = cm_tc_bin_count(bin);
+	if (!count || bin->size != rounded || bin->key != key || bin->devgen != cm_tc_devgen(d))
 		return false;
-	cm_block *b = bin->blocks[bin->count - 1];
+	cm_block *b = cm_tc_bin_at(bin, count - 1);
 	uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
 	if (!atomic_compare_exchange_strong_explicit(&b->owner, &parked,
 						     (uintptr_t)tc | CM_OWNER_LIVE,
@@ -169,7 +214,8 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t
 		atomic_store_explicit(&b->owner, parked, memory_order_release);
 		return false;
 	}
-	if (--bin->count == 0 && bin == tc->large_bin)
+	cm_tc_bin_set_count(bin, count - 1);
+	if (count == 1 && bin == tc->large_bin)
 		tc->large_bin = NULL;
 	tc->parked_bytes -= rounded;
 	b->requested = size; /* what the range queries answer (cm_pointer_info) */
@@ -182,15 +228,19 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t
 static bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const cm_device *d,
 			      size_t size, cm_stream key)
 {
-	return bin->count < CM_TC_DEPTH && tc->parked_bytes + size <= CM_TC_MAX_BYTES &&
+	return cm_tc_bin_count(bin) < CM_TC_DEPTH && tc->parked_bytes + size <= CM_TC_MAX_BYTES &&
 	       bin->size == size && bin->key == key && bin->devgen == cm_tc_devgen(d);
 }
 
 /* Called once the block is published as parked, when another thread may
- * already be taking it back: the block itself is not read here. */
+ * already be taking it back: the block itself is not read here. The bin
+ * is marked for the block's device already. */
 static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
 {
-	bin->blocks[bin->count++] = b;
+	uint32_t count = cm_tc_bin_count(bin);
+	/* release: a device reading the entry may read the block's device. */
+	atomic_store_explicit(&bin->blocks[count], b, memory_order_release);
+	cm_tc_bin_set_count(bin, count + 1);
 	tc->parked_bytes += size;
 	if (size > CM_SMALL_REQUEST)
 		tc->large_bin = bin;
@@ -199,16 +249,26 @@ static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
 /* A parked block neither merges nor competes in best fit; on large
  * segments that changes placement and grows the cache (measured on the
  * recorded traces; docs/design.md, "Lock order and threads"). So a large
- * block parks only when it would not have merged (no free neighbour: the free_nb hint the device keeps
- * under its lock), and only one bin of them at a time, given back before
- * any other large free or any miss: the pools stay as they would be
- * without the cache, and free-then-allocate of one size stays cheap. */
-static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b)
+ * block parks only where the pools would place the next request of its
+ * size exactly as without the cache: when it would not have merged (no
+ * free neighbour: the free_nb hint the device keeps under its lock), or
+ * when best fit would hand back its very extent after the merge (the
+ * refit hint of segment.c, taken under the lock when the block was
+ * handed out or parked, valid while no large pool changed since); and
+ * only one bin of them at a time, given back before any other large free
+ * or any miss. Free-then-allocate of one size stays cheap at every size. */
+static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b,
+			   const cm_device *d)
 {
 	if (b->node.size <= CM_SMALL_REQUEST)
 		return true;
-	return (!tc->large_bin || tc->large_bin == bin) &&
-	       !atomic_load_explicit(&b->free_nb, memory_order_relaxed);
+	if (tc->large_bin && tc->large_bin != bin)
+		return false;
+	/* A hinted block parks alone: the hint assumed every other block of
+	 * the bin held, whereas without the cache they would be free. */
+	return !atomic_load_explicit(&b->free_nb, memory_order_relaxed) ||
+	       (!cm_tc_bin_count(bin) && b->refit_gen &&
+		b->refit_gen == atomic_load_explicit(&d->large_place_gen, memory_order_relaxed));
 }
 
 /* Whether a block freed this way is worth parking: a cudaMalloc block the
@@ -240,7 +300,7 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	size_t size = b->node.size;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
 	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key) ||
-	    !cm_tc_large_ok(tc, bin, b))
+	    !cm_tc_large_ok(tc, bin, b, d))
 		return false;
 	b->tag = (cm_tag){
 		.epoch = atomic_load(&d->epoch),
@@ -249,6 +309,7 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 		.thread = tc->thread,
 		.seq = bin->rec ? atomic_load(&bin->rec->free_seq) : 0,
 	};
+	cm_tc_mark_bin(tc, d->index, bin);
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	slot->addr = 0;
 	cm_tc_push(tc, bin, b, size);
@@ -307,18 +368,23 @@ cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
  * the OOM ladder stole are dropped: the CAS fails for them. */
 static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 {
-	for (uint32_t i = 0; i < bin->count; i++) {
-		cm_block *b = bin->blocks[i];
+	uint32_t count = cm_tc_bin_count(bin);
+	for (uint32_t i = 0; i < count; i++) {
+		cm_block *b = cm_tc_bin_at(bin, i);
 		uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
 		if (atomic_compare_exchange_strong_explicit(&b->owner, &parked, 0,
 							    memory_order_acq_rel,
 							    memory_order_acquire))
 			cm_free_block_locked(d, b, b->tag);
 	}
-	tc->parked_bytes -= (size_t)bin->count * bin->size;
-	bin->count = 0;
+	tc->parked_bytes -= (size_t)count * bin->size;
+	cm_tc_bin_set_count(bin, 0);
 	if (bin == tc->large_bin)
 		tc->large_bin = NULL;
+	cm_tc_dev *td = &tc->devs[d->index];
+	atomic_store_explicit(&td->bins, atomic_load_explicit(&td->bins, memory_order_relaxed) &
+						 ~cm_tc_bin_bit(tc, bin),
+			      memory_order_relaxed);
 }
 
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
@@ -326,13 +392,14 @@ bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
 	bool any = false;
 	for (size_t i = 0; i < CM_TC_BINS; i++) {
 		cm_tc_bin *bin = &tc->bins[i];
-		if (bin->count && bin->devgen >> 32 == (uint64_t)d->index) {
+		if (cm_tc_bin_count(bin) && bin->devgen >> 32 == (uint64_t)d->index) {
 			cm_tc_bin_flush(tc, bin, d);
 			any = true;
 		}
 	}
-	atomic_store_explicit(&cm_tc_dev_of(tc, d->index)->flush_requested, false,
-			      memory_order_relaxed);
+	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
+	atomic_store_explicit(&td->flush_requested, false, memory_order_relaxed);
+	atomic_store_explicit(&td->bins, 0, memory_order_relaxed); /* none holds d's blocks now */
 	return any;
 }
 
@@ -350,63 +417,96 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 		return false;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, key)];
 	uint64_t devgen = cm_tc_devgen(d);
-	if (bin->count && bin->devgen >> 32 != (uint64_t)d->index)
+	if (cm_tc_bin_count(bin) && bin->devgen >> 32 != (uint64_t)d->index)
 		return false; /* never two device locks */
-	if (bin->count && (bin->size != b->node.size || bin->key != key || bin->devgen != devgen))
+	if (cm_tc_bin_count(bin) &&
+	    (bin->size != b->node.size || bin->key != key || bin->devgen != devgen))
 		cm_tc_bin_flush(tc, bin, d);
 	if (b->node.size > CM_SMALL_REQUEST && tc->large_bin && tc->large_bin != bin) {
 		if (tc->large_bin->devgen >> 32 != (uint64_t)d->index)
 			return false;
 		cm_tc_bin_flush(tc, tc->large_bin, d);
 	}
-	if (!bin->count) {
+	if (!cm_tc_bin_count(bin)) {
 		bin->size = b->node.size;
 		bin->key = key;
 		bin->devgen = devgen;
 		bin->rec = rec;
 	}
-	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b))
+	if (b->node.size > CM_SMALL_REQUEST)
+		b->refit_gen = cm_block_refit_gen(d, b); /* after the flushes above */
+	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b, d))
 		return false;
 	size_t size = b->node.size;
+	cm_tc_mark_bin(tc, d->index, bin);
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	cm_tc_push(tc, bin, b, size);
 	return true;
 }
 
+/* Takes back the blocks of device d that tc parks in bin: any entry whose
+ * block is d's and still parked by tc (the CAS decides; entries read here
+ * may be stale, block structs are type-stable and never change device). */
+static size_t cm_tc_steal_bin(cm_device *d, cm_tcache *tc, cm_tc_bin *bin)
+{
+	size_t n = 0;
+	uint32_t count = atomic_load_explicit(&bin->count, memory_order_relaxed);
+	for (uint32_t i = 0; i < count && i < CM_TC_DEPTH; i++) {
+		cm_block *b = atomic_load_explicit(&bin->blocks[i], memory_order_acquire);
+		uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
+		if (!b || b->dev_index != (uint32_t)d->index ||
+		    !atomic_compare_exchange_strong_explicit(&b->owner, &parked, 0,
+							     memory_order_acq_rel,
+							     memory_order_acquire))
+			continue;
+		cm_free_block_locked(d, b, b->tag);
+		n++;
+	}
+	return n;
+}
+
 /* Before the device is asked for memory, and in the OOM ladder: takes
  * every parked block of the device from every thread's cache, and asks
- * those caches to drop their entries. Returns how many it took. */
+ * those caches to drop their entries. Returns how many it took. Visits
+ * the caches bound to the device and, in each, only the bins marked as
+ * holding the device's blocks: no walk over the live blocks. */
 size_t cm_tc_steal_parked_locked(cm_device *d)
 {
-	cm_livemap *m = &d->live;
 	size_t n = 0;
-	cm_block **stolen = malloc(m->count * sizeof(*stolen) + 1);
-	if (!stolen)
-		return 0;
-	for (size_t i = 0; i < m->cap; i++) {
-		if (!m->keys[i])
-			continue;
-		cm_block *b = m->vals[i];
-		uintptr_t owner = atomic_load_explicit(&b->owner, memory_order_acquire);
-		if ((owner & CM_OWNER_MASK) != CM_OWNER_PARKED)
-			continue;
-		if (atomic_compare_exchange_strong_explicit(&b->owner, &owner, 0,
-							    memory_order_acq_rel,
-							    memory_order_acquire)) {
-			cm_tcache *tc = (cm_tcache *)(owner & ~(uintptr_t)CM_OWNER_MASK);
-			atomic_store_explicit(&cm_tc_dev_of(tc, d->index)->flush_requested, true,
-					      memory_order_relaxed);
-			stolen[n++] = b;
-		}
+	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next) {
+		uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
+		size_t took = 0;
+		for (; bins; bins &= bins - 1)
+			took += cm_tc_steal_bin(d, td->tc, &td->tc->bins[__builtin_ctzll(bins)]);
+		if (took)
+			atomic_store_explicit(&td->flush_requested, true, memory_order_relaxed);
+		n += took;
 	}
-	for (size_t i = 0; i < n; i++)
-		cm_free_block_locked(d, stolen[i], stolen[i]->tag);
-	free(stolen);
 	d->stats.parked_taken_back += n;
 	return n;
 }
 
 /* ---- binding caches to heaps ---- */
+
+static void cm_tc_link_device(cm_device *d, cm_tc_dev *td)
+{
+	td->dev_prev = NULL;
+	td->dev_next = d->tc_list;
+	if (d->tc_list)
+		d->tc_list->dev_prev = td;
+	d->tc_list = td;
+}
+
+static void cm_tc_unlink_device(cm_device *d, cm_tc_dev *td)
+{
+	if (td->dev_prev)
+		td->dev_prev->dev_next = td->dev_next;
+	else
+		d->tc_list = td->dev_next;
+	if (td->dev_next)
+		td->dev_next->dev_prev = td->dev_prev;
+	td->dev_next = td->dev_prev = NULL;
+}
 
 static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 {
@@ -421,6 +521,7 @@ static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 			cm_tc_flush_device_locked(tc, d);
 		if (td->per_thread)
 			cm_stream_thread_exit_locked(d, td->per_thread);
+		cm_tc_unlink_device(d, td);
 		pthread_mutex_unlock(&d->lock);
 		h->retired[i].hits += atomic_load(&td->hits);
 		h->retired[i].frees += atomic_load(&td->frees);
@@ -476,6 +577,12 @@ cm_tcache *cm_tc_get(cm_heap *h)
 	cm_tc_unbind_registered(tc, true);
 	cm_tc_reset(tc, h);
 	if (tc->devs) {
+		for (int i = 0; i < h->ndev; i++) {
+			tc->devs[i].tc = tc;
+			pthread_mutex_lock(&h->devs[i].lock);
+			cm_tc_link_device(&h->devs[i], &tc->devs[i]);
+			pthread_mutex_unlock(&h->devs[i].lock);
+		}
 		tc->heap = h;
 		tc->heap_id = h->id;
 		tc->next = h->tcaches;
@@ -553,9 +660,15 @@ bool cm_tc_check(cm_heap *h, FILE *err)
 		size_t parked = 0;
 		for (size_t i = 0; i < CM_TC_BINS; i++) {
 			const cm_tc_bin *bin = &tc->bins[i];
-			parked += (size_t)bin->count * bin->size;
-			for (uint32_t j = 0; j < bin->count; j++) {
-				cm_block *b = bin->blocks[j];
+			uint32_t count = cm_tc_bin_count(bin);
+			parked += (size_t)count * bin->size;
+			if (count && !(atomic_load(&tc->devs[bin->devgen >> 32].bins) &
+				       cm_tc_bin_bit(tc, bin))) {
+				fprintf(err, "tcache: bin %zu holds blocks but is not marked\n", i);
+				ok = false;
+			}
+			for (uint32_t j = 0; j < count; j++) {
+				cm_block *b = cm_tc_bin_at(bin, j);
 				uintptr_t owner = atomic_load(&b->owner);
 				if (owner != ((uintptr_t)tc | CM_OWNER_PARKED))
 					continue; /* stolen: dropped at the next flush */

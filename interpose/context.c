@@ -28,11 +28,21 @@ static cm_ctx_slot *cm_ctx_slots;
 static int cm_ctx_nslots;
 static pthread_mutex_t cm_ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The calling thread's current context and its slot. `known`: ctx is
+ * the thread's current context, cleared by every hook of a call that
+ * changes it (context_hooks.c, cm_ctx_changed); a slot forgotten since
+ * (its gen moved on) makes the entry stale as well. */
 static __thread struct {
 	CUcontext ctx;
 	int slot;
 	uint32_t gen;
+	bool known;
 } cm_ctx_cached __attribute__((tls_model("initial-exec")));
+
+void cm_ctx_changed(void)
+{
+	cm_ctx_cached.known = false;
+}
 
 void cm_ctx_init(int devices)
 {
@@ -99,14 +109,24 @@ static int cm_ctx_add(CUcontext ctx)
 	return slot;
 }
 
+static bool cm_ctx_cached_valid(void)
+{
+	return atomic_load_explicit(&cm_ctx_slots[cm_ctx_cached.slot].gen, memory_order_acquire) ==
+	       cm_ctx_cached.gen;
+}
+
+/* Without a driver call while the thread's context is unchanged. */
 bool cm_ctx_current(int *slot)
 {
+	if (__builtin_expect(cm_ctx_cached.known, 1) && cm_ctx_cached_valid()) {
+		*slot = cm_ctx_cached.slot;
+		return true;
+	}
 	CUcontext ctx = NULL;
 	if (cm_drv.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx)
 		return false;
-	if (__builtin_expect(ctx == cm_ctx_cached.ctx, 1) &&
-	    atomic_load_explicit(&cm_ctx_slots[cm_ctx_cached.slot].gen, memory_order_acquire) ==
-		    cm_ctx_cached.gen) {
+	if (ctx == cm_ctx_cached.ctx && cm_ctx_cached_valid()) {
+		cm_ctx_cached.known = true;
 		*slot = cm_ctx_cached.slot;
 		return true;
 	}
@@ -116,6 +136,7 @@ bool cm_ctx_current(int *slot)
 	cm_ctx_cached.ctx = ctx;
 	cm_ctx_cached.slot = s;
 	cm_ctx_cached.gen = atomic_load_explicit(&cm_ctx_slots[s].gen, memory_order_acquire);
+	cm_ctx_cached.known = true;
 	*slot = s;
 	return true;
 }

@@ -18,9 +18,13 @@ void cm_ctx_init(int devices);
 int cm_ctx_slot_count(void);
 
 /* The calling thread's current context's slot: false when it has no
- * context or no slot is free. Costs cuCtxGetCurrent and a compare when
- * the thread asked before. */
+ * context or no slot is free. No driver call while the thread has not
+ * changed its context since it last asked (cm_ctx_changed); else
+ * cuCtxGetCurrent and a compare. */
 bool cm_ctx_current(int *slot);
+/* The calling thread may have changed its current context (the hooks of
+ * context_hooks.c): the next cm_ctx_current asks the driver. */
+void cm_ctx_changed(void);
 
 /* The slot of ctx, or -1. */
 int cm_ctx_find(CUcontext ctx);

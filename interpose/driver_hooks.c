@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "context_hooks.h"
 #include "driver_hooks.h"
 #include "hook_entry.h"
 #include "library.h"
@@ -295,6 +296,7 @@ CUresult cm_drv_ctx_gone(CUresult r, int slot)
 {
 	if (r == CUDA_SUCCESS)
 		cm_lib_forget_slot(slot);
+	cm_ctx_changed(); /* a destroyed current context is popped */
 	return r;
 }
 
@@ -473,6 +475,8 @@ CM_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
 
 #define CM_HOOK(sym, look, pt) \
 	{.symbol = #sym, .lookup = look, .ptsz = pt, .hook = (void *)sym, .real = NULL}
+#define CM_HOOK_CTX(sym, fn, look, i) \
+	{.symbol = #sym, .lookup = look, .ptsz = false, .hook = (void *)fn, .real = &cm_ctx_hook_real[i]}
 
 const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuMemAlloc_v2, "cuMemAlloc", false),
@@ -504,5 +508,17 @@ const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuPointerGetAttribute, "cuPointerGetAttribute", false),
 	CM_HOOK(cuPointerGetAttributes, "cuPointerGetAttributes", false),
 	CM_HOOK(cuIpcGetMemHandle, "cuIpcGetMemHandle", false),
+	/* The calls that change the current context (context_hooks.c): the
+	 * hook's C name tells the ABIs apart, its symbol is the driver's. */
+	CM_HOOK_CTX(cuCtxSetCurrent, cm_ctxh_set, "cuCtxSetCurrent", CM_CTXH_SET),
+	CM_HOOK_CTX(cuCtxPushCurrent, cm_ctxh_push, "cuCtxPushCurrent", CM_CTXH_PUSH),
+	CM_HOOK_CTX(cuCtxPushCurrent_v2, cm_ctxh_push_v2, "cuCtxPushCurrent", CM_CTXH_PUSH_V2),
+	CM_HOOK_CTX(cuCtxPopCurrent, cm_ctxh_pop, "cuCtxPopCurrent", CM_CTXH_POP),
+	CM_HOOK_CTX(cuCtxPopCurrent_v2, cm_ctxh_pop_v2, "cuCtxPopCurrent", CM_CTXH_POP_V2),
+	CM_HOOK_CTX(cuCtxCreate, cm_ctxh_create, "cuCtxCreate", CM_CTXH_CREATE),
+	CM_HOOK_CTX(cuCtxCreate_v2, cm_ctxh_create_v2, "cuCtxCreate", CM_CTXH_CREATE_V2),
+	CM_HOOK_CTX(cuCtxCreate_v3, cm_ctxh_create_v3, "cuCtxCreate", CM_CTXH_CREATE_V3),
+	CM_HOOK_CTX(cuCtxCreate_v4, cm_ctxh_create_v4, "cuCtxCreate", CM_CTXH_CREATE_V4),
+	CM_HOOK_CTX(cuCtxDetach, cm_ctxh_detach, "cuCtxDetach", CM_CTXH_DETACH),
 };
 const size_t cm_driver_count = sizeof(cm_driver_table) / sizeof(cm_driver_table[0]);

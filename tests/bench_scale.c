@@ -1,0 +1,326 @@
+/* tests/bench_scale.c - what an allocation costs as the program's state
+ * grows: 1e3..1e6 live blocks, 1..10000 streams, on the simulated device,
+ * one thread. Beside each figure, measured in the same run: the simulated
+ * device's own allocator with the same blocks live (the raw backend, what
+ * the program pays without the cache) and an exact-size LIFO free list with
+ * a pointer table (the floor for a pair).
+ *
+ * Live blocks, per count N (sizes 512 B, 1, 4 and 16 KiB in turn):
+ *   build   mean ns per cm_malloc while building the N live blocks (every
+ *           new segment is paid there: the figure that was quadratic);
+ *   malloc, free: ns per call for 1000 more blocks and their frees at N
+ *           live (median of 7 rounds);
+ *   pair    ns per 4 KiB malloc+free at N live (the per-thread cache).
+ * Pairs by size, 4 KiB to 256 MiB, beside the raw backend's pair.
+ * Streams, per count S (non-blocking, created through cm_stream_created):
+ *   create  ns per stream creation (sim stream and record);
+ *   pair    ns per cudaMalloc-style pair, and per cudaMallocAsync pair on
+ *           one stream, with S streams alive, submissions untracked and
+ *           tracked (cm_heap_track_submissions, as under the library);
+ *   rr      ns per cm_malloc_async + cm_free_async cycling over all S
+ *           streams;
+ *   destroy ns per stream destruction.
+ * Run: scripts/cachemalloc bench scale, or build/tests/bench_scale
+ * [max_live] (default 1000000).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cachemalloc.h"
+#include "config.h"
+#include "sim.h"
+
+#define ROUNDS 7
+#define MORE 1000
+#define PAIRS 65536
+
+static const size_t live_sizes[] = {512, 1024, 4096, 16384};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *t, int n)
+{
+	qsort(t, (size_t)n, sizeof(*t), cmp_double);
+	return t[n / 2];
+}
+
+static void check(cm_status st, const char *what)
+{
+	if (st != CM_OK) {
+		fprintf(stderr, "bench_scale: %s failed: %s\n", what, cm_status_name(st));
+		exit(1);
+	}
+}
+
+static sim *new_sim(void)
+{
+	sim_options opt = {.devices = 1, .capacity = (size_t)64 << 30};
+	sim *sm = sim_create(&opt);
+	if (!sm)
+		exit(1);
+	return sm;
+}
+
+static cm_heap *new_heap(sim *sm, bool tracked)
+{
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	cm_heap *h;
+	check(cm_heap_create(sim_backend(sm), &cfg, &h), "cm_heap_create");
+	if (tracked)
+		cm_heap_track_submissions(h);
+	return h;
+}
+
+/* ---- the baselines ---- */
+
+/* The floor: exact-size LIFO stacks, and a pointer -> size table for the
+ * free (a free names only the pointer). */
+#define LIFO_SLOTS 1024
+typedef struct lifo {
+	uintptr_t stack[8];
+	int top;
+	uintptr_t keys[LIFO_SLOTS];
+	size_t sizes[LIFO_SLOTS];
+} lifo;
+
+static size_t lifo_slot(uintptr_t p)
+{
+	return (size_t)((p >> 9) * 0x9e3779b97f4a7c15ull >> 54);
+}
+
+static uintptr_t lifo_malloc(lifo *l, size_t size)
+{
+	uintptr_t p = l->stack[--l->top];
+	size_t i = lifo_slot(p);
+	l->keys[i] = p;
+	l->sizes[i] = size;
+	return p;
+}
+
+static void lifo_free(lifo *l, uintptr_t p)
+{
+	size_t i = lifo_slot(p);
+	if (l->keys[i] != p)
+		abort();
+	l->keys[i] = 0;
+	l->stack[l->top++] = p;
+}
+
+static double lifo_pair_ns(void)
+{
+	static lifo l;
+	l.stack[0] = 1 << 20;
+	l.top = 1;
+	double t[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now_ns();
+		for (int i = 0; i < PAIRS; i++) {
+			uintptr_t volatile p = lifo_malloc(&l, 4096);
+			lifo_free(&l, p);
+		}
+		t[r] = (now_ns() - t0) / PAIRS;
+	}
+	return median(t, ROUNDS);
+}
+
+/* The simulated device's own allocator with n blocks live: ns per
+ * mem_alloc and per mem_free of MORE more. */
+static void sim_raw(size_t n, double *alloc_ns, double *free_ns)
+{
+	sim *sm = new_sim();
+	const cm_backend *be = sim_backend(sm);
+	uintptr_t *live = malloc(n * sizeof(*live)), more[MORE];
+	for (size_t i = 0; i < n; i++)
+		check(be->mem_alloc(be->ctx, 0, live_sizes[i % 4], &live[i]), "sim mem_alloc");
+	double ta[ROUNDS], tf[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now_ns();
+		for (int i = 0; i < MORE; i++)
+			check(be->mem_alloc(be->ctx, 0, live_sizes[i % 4], &more[i]), "sim mem_alloc");
+		double t1 = now_ns();
+		for (int i = 0; i < MORE; i++)
+			check(be->mem_free(be->ctx, 0, more[i]), "sim mem_free");
+		ta[r] = (t1 - t0) / MORE;
+		tf[r] = (now_ns() - t1) / MORE;
+	}
+	*alloc_ns = median(ta, ROUNDS);
+	*free_ns = median(tf, ROUNDS);
+	for (size_t i = 0; i < n; i++)
+		be->mem_free(be->ctx, 0, live[i]);
+	free(live);
+	sim_destroy(sm);
+}
+
+/* ---- live blocks ---- */
+
+static double pairs(cm_heap *h, size_t size, bool async, cm_stream s, long n)
+{
+	double t0 = now_ns();
+	for (long i = 0; i < n; i++) {
+		uintptr_t p;
+		check(async ? cm_malloc_async(h, 0, size, s, &p) : cm_malloc(h, 0, size, &p),
+		      "pair malloc");
+		check(async ? cm_free_async(h, p, s) : cm_free(h, p), "pair free");
+	}
+	return now_ns() - t0;
+}
+
+/* Median ns per pair over ROUNDS batches of at least 2 ms (at most PAIRS
+ * pairs), after a warm-up batch. */
+static double sized_pair_ns(cm_heap *h, size_t size, bool async, cm_stream s)
+{
+	long n = 1;
+	while (pairs(h, size, async, s, n) < 2e6 && n < PAIRS)
+		n *= 4;
+	double t[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++)
+		t[r] = pairs(h, size, async, s, n) / (double)n;
+	return median(t, ROUNDS);
+}
+
+static double pair_ns(cm_heap *h, bool async, cm_stream s)
+{
+	return sized_pair_ns(h, 4096, async, s);
+}
+
+/* Pairs of one size, each on a fresh heap, beside the raw backend's. */
+static void size_row(size_t size)
+{
+	sim *sm = new_sim();
+	cm_heap *h = new_heap(sm, false);
+	double core = sized_pair_ns(h, size, false, 0);
+	cm_heap_destroy(h);
+	const cm_backend *be = sim_backend(sm);
+	double t[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now_ns();
+		for (int i = 0; i < PAIRS / 10; i++) {
+			uintptr_t p;
+			check(be->mem_alloc(be->ctx, 0, size, &p), "sim mem_alloc");
+			check(be->mem_free(be->ctx, 0, p), "sim mem_free");
+		}
+		t[r] = (now_ns() - t0) / (PAIRS / 10);
+	}
+	char name[32];
+	if (size >= (1 << 20))
+		snprintf(name, sizeof(name), "%zu MiB", size >> 20);
+	else
+		snprintf(name, sizeof(name), "%zu KiB", size >> 10);
+	printf("%9s %9.1f %10.0f\n", name, core, median(t, ROUNDS));
+	fflush(stdout);
+	sim_destroy(sm);
+}
+
+static void live_row(size_t n)
+{
+	sim *sm = new_sim();
+	cm_heap *h = new_heap(sm, false);
+	uintptr_t *live = malloc(n * sizeof(*live)), more[MORE];
+	double t0 = now_ns();
+	for (size_t i = 0; i < n; i++)
+		check(cm_malloc(h, 0, live_sizes[i % 4], &live[i]), "build malloc");
+	double t_built = now_ns();
+	double build = (t_built - t0) / (double)n;
+	double ta[ROUNDS], tf[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		double a = now_ns();
+		for (int i = 0; i < MORE; i++)
+			check(cm_malloc(h, 0, live_sizes[i % 4], &more[i]), "malloc");
+		double b = now_ns();
+		for (int i = 0; i < MORE; i++)
+			check(cm_free(h, more[i]), "free");
+		ta[r] = (b - a) / MORE;
+		tf[r] = (now_ns() - b) / MORE;
+	}
+	double pair = pair_ns(h, false, 0);
+	double sim_alloc, sim_free;
+	sim_raw(n, &sim_alloc, &sim_free);
+	printf("%8zu %9.0f %8.0f %8.0f %7.1f %10.0f %9.0f %8.1fs\n", n, build, median(ta, ROUNDS),
+	       median(tf, ROUNDS), pair, sim_alloc, sim_free, (t_built - t0) / 1e9);
+	fflush(stdout);
+	for (size_t i = 0; i < n; i++)
+		check(cm_free(h, live[i]), "teardown free");
+	free(live);
+	cm_heap_destroy(h);
+	sim_destroy(sm);
+}
+
+/* ---- streams ---- */
+
+static void stream_row(size_t s, bool tracked)
+{
+	sim *sm = new_sim();
+	cm_heap *h = new_heap(sm, tracked);
+	cm_stream *streams = malloc(s * sizeof(*streams));
+	uintptr_t *ptrs = malloc(s * sizeof(*ptrs));
+	double t0 = now_ns();
+	for (size_t i = 0; i < s; i++) {
+		streams[i] = sim_stream_create(sm, 0, true);
+		if (streams[i] == SIM_STREAM_INVALID)
+			exit(1);
+		check(cm_stream_created(h, 0, streams[i], true), "cm_stream_created");
+	}
+	double create = (now_ns() - t0) / (double)s;
+	double pair = pair_ns(h, false, 0);
+	double async_pair = pair_ns(h, true, streams[0]);
+	double t1 = now_ns();
+	for (size_t i = 0; i < s; i++)
+		check(cm_malloc_async(h, 0, 4096, streams[i], &ptrs[i]), "rr malloc");
+	for (size_t i = 0; i < s; i++)
+		check(cm_free_async(h, ptrs[i], streams[i]), "rr free");
+	double rr = (now_ns() - t1) / (double)s;
+	double t2 = now_ns();
+	for (size_t i = 0; i < s; i++) {
+		check(cm_stream_destroying(h, 0, streams[i]), "cm_stream_destroying");
+		sim_stream_destroy(sm, 0, streams[i]);
+	}
+	double destroy = (now_ns() - t2) / (double)s;
+	printf("%8zu %-9s %9.0f %8.1f %10.1f %8.0f %9.0f\n", s, tracked ? "tracked" : "untracked",
+	       create, pair, async_pair, rr, destroy);
+	fflush(stdout);
+	free(streams);
+	free(ptrs);
+	cm_heap_destroy(h);
+	sim_destroy(sm);
+}
+
+int main(int argc, char **argv)
+{
+	size_t max_live = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
+	for (double end = now_ns() + 3e8; now_ns() < end;)
+		; /* let the clock settle */
+	printf("live blocks (one thread, simulated device); ns per call; sim: the raw backend with the same blocks live\n");
+	printf("%8s %9s %8s %8s %7s %10s %9s %9s\n", "live", "build", "malloc", "free", "pair",
+	       "sim alloc", "sim free", "built in");
+	for (size_t n = 1000; n <= max_live; n *= 10)
+		live_row(n);
+	printf("exact-size LIFO list with a pointer table, 4 KiB pair: %.1f ns\n\n", lifo_pair_ns());
+	printf("pair by size (cudaMalloc-style, fresh heap each); ns per pair\n");
+	printf("%9s %9s %10s\n", "size", "core", "sim raw");
+	static const size_t pair_sizes[] = {4096, 1 << 20, 2 << 20, 4 << 20, 8 << 20, 10 << 20,
+					    16 << 20, 64 << 20, 256 << 20};
+	for (size_t i = 0; i < sizeof(pair_sizes) / sizeof(*pair_sizes); i++)
+		size_row(pair_sizes[i]);
+	printf("\nstreams alive (non-blocking); ns per call\n");
+	printf("%8s %-9s %9s %8s %10s %8s %9s\n", "streams", "submits", "create", "pair",
+	       "async pair", "rr", "destroy");
+	static const size_t counts[] = {1, 128, 10000};
+	for (size_t i = 0; i < 3; i++)
+		for (int tracked = 0; tracked < 2; tracked++)
+			stream_row(counts[i], tracked);
+	return 0;
+}

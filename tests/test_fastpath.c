@@ -1,0 +1,99 @@
+/* tests/test_fastpath.c - the per-thread cache serves every size up to
+ * 256 MiB, and a large block parks only where the pools would have placed
+ * the next request of its size the same way without the cache. */
+#include "fixture.h"
+
+#define MiB ((size_t)1 << 20)
+
+static cm_stats stats(fixture *f)
+{
+	cm_stats st;
+	cm_stats_get(f->heap, 0, &st);
+	return st;
+}
+
+/* Free-then-allocate of one size is served by the cache at every size,
+ * mid-sized blocks (carved from 20 MiB segments, a free neighbour beside
+ * them) included. */
+static void test_pairs_every_size(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = {4096, MiB, 2 * MiB + 512, 4 * MiB, 10 * MiB, 16 * MiB,
+				       256 * MiB};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(*sizes); i++) {
+		fixture f;
+		fixture_open(&f, (size_t)8 << 30, NULL);
+		uintptr_t first = fixture_malloc(&f, sizes[i]);
+		assert_int_equal(cm_free(f.heap, first), CM_OK);
+		cm_stats before = stats(&f);
+		for (int k = 0; k < 1000; k++) {
+			uintptr_t p = fixture_malloc(&f, sizes[i]);
+			assert_true(p == first);
+			assert_int_equal(cm_free(f.heap, p), CM_OK);
+		}
+		cm_stats after = stats(&f);
+		if (after.thread_cache_hits - before.thread_cache_hits != 1000)
+			fail_msg("%zu bytes: %lu of 1000 allocations from the thread's cache", sizes[i],
+				 (unsigned long)(after.thread_cache_hits - before.thread_cache_hits));
+		assert_int_equal(after.raw_alloc_calls, 1);
+		fixture_close(&f);
+	}
+}
+
+/* Two 20 MiB segments: [x | 16 MiB held] and [a | 16 MiB free]; x is
+ * freed and given back to the pools, a standalone 4 MiB free block. */
+static void two_segments(fixture *f, uintptr_t *x, uintptr_t *y, uintptr_t *a)
+{
+	*x = fixture_malloc(f, 4 * MiB);
+	*y = fixture_malloc(f, 16 * MiB); /* the rest of x's segment */
+	*a = fixture_malloc(f, 4 * MiB);  /* a new segment, the rest free */
+}
+
+/* A 4 MiB block whose free neighbour would merge with it must not park
+ * when another free block fits its size better: without the cache the
+ * next 4 MiB request takes that other block, so must it with the cache. */
+static void test_better_fit_elsewhere(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)8 << 30, NULL);
+	uintptr_t x, y, a;
+	two_segments(&f, &x, &y, &a);
+	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	cm_thread_flush(f.heap);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_true(fixture_malloc(&f, 4 * MiB) == x);
+	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	assert_int_equal(cm_free(f.heap, y), CM_OK);
+	fixture_close(&f);
+}
+
+/* The same once a was parked and handed out again by the cache: the hint
+ * it carries was taken before x went back to the pools, and is stale. */
+static void test_stale_hint(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)8 << 30, NULL);
+	uintptr_t x, y, a;
+	two_segments(&f, &x, &y, &a);
+	assert_int_equal(cm_free(f.heap, a), CM_OK); /* parks: best fit would give a back */
+	assert_true(fixture_malloc(&f, 4 * MiB) == a); /* from the cache */
+	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	cm_thread_flush(f.heap); /* x in the pools now */
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_true(fixture_malloc(&f, 4 * MiB) == x);
+	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	assert_int_equal(cm_free(f.heap, y), CM_OK);
+	fixture_close(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pairs_every_size),
+		cmocka_unit_test(test_better_fit_elsewhere),
+		cmocka_unit_test(test_stale_hint),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/* tests/test_scale.c - the core at the scale programs reach: 1e5+ live
+ * blocks built, freed and rebuilt through the public API with the
+ * consistency checker between the steps, and blocks parked in another
+ * thread's cache taken back (without walking the live blocks) before the
+ * device is asked for memory. Not timed: tests/bench_scale.c measures. */
+#include <pthread.h>
+
+#include "fixture.h"
+
+#define MiB ((size_t)1 << 20)
+#define LIVE 150000
+
+static size_t scale_size(size_t i)
+{
+	static const size_t sizes[] = {512, 1024, 4096, 16384, 700, 9000};
+	return i % 1000 == 999 ? 3 * MiB : sizes[i % 6]; /* a few from 20 MiB segments */
+}
+
+static uint64_t allocated_blocks(fixture *f)
+{
+	cm_stats st;
+	cm_stats_get(f->heap, 0, &st);
+	return st.allocated_blocks;
+}
+
+static void test_live_blocks(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)64 << 30, NULL);
+	cm_stream streams[2] = {fixture_stream(&f, true), fixture_stream(&f, false)};
+	uintptr_t *p = calloc(LIVE, sizeof(*p));
+	assert_non_null(p);
+	/* Every seventh block is stream-ordered, on one of two streams. */
+	for (size_t i = 0; i < LIVE; i++)
+		p[i] = i % 7 ? fixture_malloc(&f, scale_size(i))
+			     : fixture_malloc_async(&f, scale_size(i), streams[i / 7 % 2]);
+	assert_int_equal(allocated_blocks(&f), LIVE);
+	fixture_check(&f);
+	/* Half of them freed in a scattered order, then made again. */
+	for (size_t k = 0; k < LIVE; k++) {
+		size_t i = k * 7919 % LIVE;
+		if (i % 2)
+			continue;
+		assert_int_equal(i % 7 ? cm_free(f.heap, p[i]) : cm_free_async(f.heap, p[i], streams[i / 7 % 2]),
+				 CM_OK);
+		p[i] = 0;
+	}
+	cm_thread_flush(f.heap);
+	assert_int_equal(allocated_blocks(&f), LIVE / 2);
+	fixture_check(&f);
+	for (size_t i = 0; i < LIVE; i += 2)
+		p[i] = fixture_malloc(&f, scale_size(i + 1));
+	fixture_check(&f);
+	for (size_t i = 0; i < LIVE; i++) {
+		bool async = i % 2 && i % 7 == 0;
+		assert_int_equal(async ? cm_free_async(f.heap, p[i], streams[i / 7 % 2]) : cm_free(f.heap, p[i]),
+				 CM_OK);
+	}
+	cm_thread_flush(f.heap);
+	assert_int_equal(allocated_blocks(&f), 0);
+	free(p);
+	fixture_close(&f);
+}
+
+/* A thread that parks one block in its cache and stays alive until told. */
+typedef struct parker {
+	fixture *f;
+	size_t size;
+	uintptr_t given;  /* non-zero: free this (another thread's) block */
+	uintptr_t parked; /* the block it parked */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int phase; /* 1: parked; 2: may go on */
+} parker;
+
+static void *parker_main(void *arg)
+{
+	parker *pk = arg;
+	uintptr_t p = pk->given;
+	if (!p) {
+		/* The first free parks on the locked path and keys the bin; after
+		 * a flush the second takes the lock-free path into that bin. */
+		assert_int_equal(cm_malloc(pk->f->heap, 0, pk->size, &p), CM_OK);
+		assert_int_equal(cm_free(pk->f->heap, p), CM_OK);
+		cm_thread_flush(pk->f->heap);
+		assert_int_equal(cm_malloc(pk->f->heap, 0, pk->size, &p), CM_OK);
+	}
+	assert_int_equal(cm_free(pk->f->heap, p), CM_OK); /* parked here */
+	pthread_mutex_lock(&pk->lock);
+	pk->parked = p;
+	pk->phase = 1;
+	pthread_cond_broadcast(&pk->cond);
+	while (pk->phase != 2)
+		pthread_cond_wait(&pk->cond, &pk->lock);
+	pthread_mutex_unlock(&pk->lock);
+	/* Its entry was taken back: the cache must not hand it out again. */
+	uintptr_t q;
+	assert_int_equal(cm_malloc(pk->f->heap, 0, pk->size, &q), CM_OK);
+	assert_true(q != p);
+	assert_int_equal(cm_free(pk->f->heap, q), CM_OK);
+	return NULL;
+}
+
+/* A block parked by another (live, idle) thread is taken back before a
+ * new segment, with 1e5 blocks live: through a block the thread allocated
+ * and freed itself (fast path) and one it freed for another thread (the
+ * locked path). */
+static void parked_taken_back(bool cross_thread_free)
+{
+	fixture f;
+	fixture_open(&f, (size_t)64 << 30, NULL);
+	size_t n = 100000;
+	uintptr_t *live = calloc(n, sizeof(*live));
+	for (size_t i = 0; i < n; i++)
+		live[i] = fixture_malloc(&f, scale_size(i));
+	/* 12 MiB: a segment of its own, no free neighbour, so it parks. */
+	parker pk = {.f = &f, .size = 12 * MiB};
+	if (cross_thread_free)
+		pk.given = fixture_malloc(&f, pk.size);
+	pthread_mutex_init(&pk.lock, NULL);
+	pthread_cond_init(&pk.cond, NULL);
+	pthread_t t;
+	assert_int_equal(pthread_create(&t, NULL, parker_main, &pk), 0);
+	pthread_mutex_lock(&pk.lock);
+	while (pk.phase != 1)
+		pthread_cond_wait(&pk.cond, &pk.lock);
+	pthread_mutex_unlock(&pk.lock);
+
+	cm_stats before, after;
+	cm_stats_get(f.heap, 0, &before);
+	uintptr_t p = fixture_malloc(&f, pk.size);
+	cm_stats_get(f.heap, 0, &after);
+	assert_true(p == pk.parked);
+	assert_int_equal(after.raw_alloc_calls, before.raw_alloc_calls);
+	assert_int_equal(after.parked_taken_back, before.parked_taken_back + 1);
+	fixture_check(&f);
+
+	pthread_mutex_lock(&pk.lock);
+	pk.phase = 2;
+	pthread_cond_broadcast(&pk.cond);
+	pthread_mutex_unlock(&pk.lock);
+	pthread_join(t, NULL);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cm_free(f.heap, live[i]), CM_OK);
+	free(live);
+	fixture_close(&f);
+}
+
+static void test_parked_own_block(void **state)
+{
+	(void)state;
+	parked_taken_back(false);
+}
+
+static void test_parked_cross_thread_free(void **state)
+{
+	(void)state;
+	parked_taken_back(true);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_live_blocks),
+		cmocka_unit_test(test_parked_own_block),
+		cmocka_unit_test(test_parked_cross_thread_free),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
