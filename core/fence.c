@@ -135,7 +135,7 @@ static bool cm_quiet(cm_device *d)
 {
 	cm_heap *h = d->heap;
 	return h->sees_submissions && atomic_load(&d->quiet) &&
-	       !atomic_load_explicit(&h->defaults.ran, memory_order_acquire) &&
+	       !atomic_load_explicit(&h->defaults_ran, memory_order_acquire) &&
 	       !atomic_load_explicit(&d->zombies, memory_order_acquire);
 }
 
@@ -282,7 +282,7 @@ static void cm_stream_failed(cm_device *d, cm_stream_rec *r)
 {
 	d->stats.stream_failures++;
 	cm_device_sync_locked(d);
-	cm_stream_forget(d, r);
+	cm_stream_end(d, r, false);
 }
 
 /* Covers a user stream that ran work: a non-blocking one through an event
@@ -291,10 +291,10 @@ static void cm_stream_failed(cm_device *d, cm_stream_rec *r)
 static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 {
 	const cm_backend *be = d->heap->be;
-	if (!cm_activity_take(d, r->act) || r->kind != CM_SK_NONBLOCKING)
+	if (!cm_stream_take_ran(r) || r->kind != CM_SK_NONBLOCKING)
 		return true;
 	if (cm_stream_capturing(d, r->handle)) {
-		cm_activity_put_back(d, r->act);
+		cm_stream_put_back_ran(r);
 		return false;
 	}
 	if (cm_event_ensure(d, &r->fence_ev) != CM_OK ||
@@ -319,7 +319,7 @@ static cm_status cm_cover(cm_device *d)
 	cm_defaults_take(d->heap);
 	bool all = true;
 	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next)
-		if (r->alive && r->act)
+		if (r->alive && r->kind != CM_SK_PER_THREAD)
 			all &= cm_cover_stream(d, r);
 	bool waited = true;
 	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next)
@@ -329,7 +329,7 @@ static cm_status cm_cover(cm_device *d)
 		cm_device_sync_locked(d); /* reaps the zombies */
 	if (be->event_record(be->ctx, d->index, d->fence_event, CM_STREAM_LEGACY) != CM_OK) {
 		atomic_store(&d->quiet, false);
-		atomic_store(&d->heap->defaults.ran, 1);
+		atomic_store(&d->heap->defaults_ran, 1);
 		return CM_ERR_BACKEND;
 	}
 	d->fence_recorded = true;

@@ -80,8 +80,8 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->fast = cfg->oom_snapshot[0] == '\0';
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
-	if (!h->devs || !h->retired || cm_activity_init(h) != CM_OK) {
-		free(h->acts);
+	if (!h->devs || !h->retired || cm_dir_init(&h->dir) != CM_OK) {
+		cm_dir_fini(&h->dir);
 		free(h->devs);
 		free(h->retired);
 		free(h);
@@ -105,7 +105,7 @@ void cm_heap_destroy(cm_heap *h)
 		h->be->device_synchronize(h->be->ctx, i);
 		cm_device_fini(&h->devs[i]);
 	}
-	cm_activity_fini(h);
+	cm_dir_fini(&h->dir);
 	free(h->devs);
 	free(h->retired);
 	free(h);
