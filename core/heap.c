@@ -396,10 +396,15 @@ void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
 	if (result != CM_OK || dev < 0 || dev >= h->ndev || !tok.mark)
 		return;
 	cm_device *d = &h->devs[dev];
-	if (!cm_fence_synced(d, tok))
+	if (!cm_fence_synced(d, tok)) {
+		pthread_mutex_lock(&d->lock);
+		d->stats.syncs_seen++;
+		pthread_mutex_unlock(&d->lock);
 		return;
+	}
 	cm_thread_flush(h);
 	pthread_mutex_lock(&d->lock);
+	d->stats.syncs_seen++;
 	cm_fence_synced_locked(d, tok.mark);
 	cm_release_trim_locked(d); /* the device is idle: releasing stalls nothing */
 	pthread_mutex_unlock(&d->lock);

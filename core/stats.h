@@ -42,7 +42,8 @@
 	X(stitched_bytes, "bytes mapped from kept chunks instead of new memory") \
 	X(stitch_unmaps, "chunks unmapped from free blocks to be stitched")     \
 	X(ladder_stitches, "ladder: growths served by stitching after its sync") \
-	X(invalid_frees, "frees of pointers that were not live blocks")
+	X(invalid_frees, "frees of pointers that were not live blocks")          \
+	X(syncs_seen, "stream and device synchronizations the hooks told the core")
 
 #define CM_STATS_LEVELS(X)                                                      \
 	X(allocated_bytes, "bytes in blocks held by the program")               \
