@@ -286,6 +286,11 @@ static void test_handle_reused_after_unseen_destroy(void **state)
 	fixture_close(&f);
 }
 
+static void submit_nothing(void *arg)
+{
+	(void)arg;
+}
+
 /* Streams created, given work and destroyed without end: records and the
  * directory stay sized for the streams alive at once, and every new
  * stream is found without a lock. */
@@ -294,11 +299,12 @@ static void test_stream_churn_bounded(void **state)
 	(void)state;
 	fixture f;
 	submit_open(&f);
-	uintptr_t p = fixture_malloc(&f, 4096);
 	for (int i = 0; i < 10000; i++) {
 		cm_stream s = fixture_stream(&f, true);
 		assert_non_null(cm_dir_find(&f.heap->dir, s));
-		submit_memset(&f, p, 1, 512, s);
+		assert_true(cm_submit_begin(f.heap, s)); /* work that touches no memory */
+		assert_int_equal(sim_host_func(f.sim, 0, s, submit_nothing, NULL), CM_OK);
+		cm_submit_end();
 		assert_int_equal(cm_stream_destroying(f.heap, 0, s), CM_OK);
 		assert_int_equal(sim_stream_destroy(f.sim, 0, s), CM_OK);
 		assert_null(cm_dir_find(&f.heap->dir, s));
@@ -310,7 +316,6 @@ static void test_stream_churn_bounded(void **state)
 	print_message("%zu records for 10000 streams\n", records);
 	assert_true(records <= 1000);
 	assert_int_equal(f.heap->dir.live, 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
 	fixture_close(&f);
 }
 
