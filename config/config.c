@@ -414,6 +414,27 @@ static const char *cm_set_release_threshold(cm_config *cfg, cm_slice v)
 	return cm_parse_mib(v, &mib, &cfg->release_threshold);
 }
 
+/* ---- pinned host memory ---- */
+
+static const char *cm_set_pinned_max_cached(cm_config *cfg, cm_slice v)
+{
+	uint64_t mib;
+
+	if (cm_eq_nocase(v, "auto")) {
+		cfg->pinned_max_cached = CM_PINNED_AUTO;
+		return NULL;
+	}
+	const char *why = cm_parse_mib(v, &mib, &cfg->pinned_max_cached);
+	if (!why && cfg->pinned_max_cached == CM_PINNED_AUTO)
+		return "too large";
+	return why;
+}
+
+static const char *cm_set_pinned_register(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bool(v, &cfg->pinned_use_cuda_host_register);
+}
+
 static const char *cm_set_fraction(cm_config *cfg, cm_slice v)
 {
 	double d;
@@ -504,6 +525,115 @@ static const char *cm_set_nvtx_memory(cm_config *cfg, cm_slice v)
 	return NULL;
 }
 
+/* ---- the user's tools: log, metrics, memory_limit_mb (section 8) ---- */
+
+static const char *cm_set_log(cm_config *cfg, cm_slice v)
+{
+	return cm_copy_path(v, cfg->log_path);
+}
+
+/* "PATH" or "PATH:SECONDS": a last ':' followed by digits only is the
+ * period, so a path may hold ':' elsewhere. */
+static const char *cm_set_metrics(cm_config *cfg, cm_slice v)
+{
+	const char *colon = NULL, *why;
+	unsigned period = CM_METRICS_PERIOD_DEFAULT;
+	cm_slice path = v;
+
+	for (size_t i = v.n; i > 0 && !colon; i--)
+		if (v.p[i - 1] == ':')
+			colon = v.p + i - 1;
+	if (colon && colon + 1 < v.p + v.n && cm_is_digit(colon[1])) {
+		uint64_t sec;
+		cm_slice tail = cm_slice_of(colon + 1, (size_t)(v.p + v.n - colon - 1));
+
+		why = cm_parse_u64(tail, &sec);
+		if (!why) {
+			if (sec == 0 || sec > 86400)
+				return "SECONDS out of range";
+			period = (unsigned)sec;
+			path = cm_trim(cm_slice_of(v.p, (size_t)(colon - v.p)));
+		}
+	}
+	why = cm_copy_path(path, cfg->metrics_path);
+	if (why)
+		return why;
+	cfg->metrics_period = period;
+	return NULL;
+}
+
+static const char *cm_limit_item(size_t *lim, cm_slice item)
+{
+	const char *colon = memchr(item.p, ':', item.n), *why;
+	uint64_t dev, mib;
+	size_t bytes;
+
+	if (!colon)
+		return "list item without ':'";
+	why = cm_parse_u64(cm_trim(cm_slice_of(item.p, (size_t)(colon - item.p))), &dev);
+	if (why)
+		return "a device must be a number";
+	if (dev >= CM_LIMIT_DEVICES)
+		return "device index too large";
+	why = cm_parse_mib(cm_trim(cm_slice_of(colon + 1, item.n - (size_t)(colon - item.p) - 1)),
+			   &mib, &bytes);
+	if (why)
+		return why;
+	if (mib == 0)
+		return "a limit of 0 MiB";
+	lim[dev] = bytes;
+	return NULL;
+}
+
+/* "MIB" for every device, or "[DEV:MIB,...]" for some (others: none). */
+static const char *cm_set_memory_limit(cm_config *cfg, cm_slice v)
+{
+	size_t lim[CM_LIMIT_DEVICES] = {0}, bytes, pos = 0;
+	uint64_t mib;
+	const char *why;
+	cm_slice inner;
+
+	if (v.p[0] != '[') {
+		why = cm_parse_mib(v, &mib, &bytes);
+		if (why)
+			return why;
+		if (mib == 0)
+			return "a limit of 0 MiB";
+		memset(cfg->memory_limit_dev, 0, sizeof cfg->memory_limit_dev);
+		cfg->memory_limit = bytes;
+		return NULL;
+	}
+	if (v.p[v.n - 1] != ']')
+		return "missing ']'";
+	inner = cm_trim(cm_slice_of(v.p + 1, v.n - 2));
+	if (inner.n == 0)
+		return "empty list";
+	for (;;) {
+		const char *comma = memchr(inner.p + pos, ',', inner.n - pos);
+		size_t end = comma ? (size_t)(comma - inner.p) : inner.n;
+
+		why = cm_limit_item(lim, cm_trim(cm_slice_of(inner.p + pos, end - pos)));
+		if (why)
+			return why;
+		if (!comma)
+			break;
+		pos = end + 1;
+	}
+	memcpy(cfg->memory_limit_dev, lim, sizeof lim);
+	cfg->memory_limit = SIZE_MAX;
+	return NULL;
+}
+
+static const char *cm_set_snapshot_stacks(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bool(v, &cfg->snapshot_stacks);
+}
+
+static const char *cm_set_exit_summary(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bool(v, &cfg->exit_summary);
+}
+
 static const cm_option cm_options[] = {
 	{ "max_split_size_mb", "MiB", "unlimited",
 	  "an integer number of MiB, 20 or more",
@@ -523,7 +653,8 @@ static const cm_option cm_options[] = {
 	  cm_set_gc_threshold },
 	{ "expandable_segments", "bool", "false",
 	  "true or false (also True, False, 1, 0)",
-	  "grow one virtual range per stream instead of allocating new segments",
+	  "grow one virtual range per size class (small, large), shared by all "
+	  "streams, instead of allocating new segments",
 	  cm_set_expandable },
 	{ "release_threshold_mb", "MiB", "unlimited (keep all)",
 	  "an integer number of MiB, 0 or more",
@@ -537,9 +668,11 @@ static const cm_option cm_options[] = {
 	  "how reuse of freed memory is ordered against work on other streams",
 	  cm_set_free_fence },
 	{ "stats", "enum", "off", "off, exit or exit-json:PATH",
-	  "at exit, print statistics on stderr (exit) or write JSON to PATH",
+	  "at exit, print statistics on stderr (exit) or write JSON to PATH "
+	  "(%p, %h, %r expanded: pid, host, rank)",
 	  cm_set_stats },
-	{ "oom_snapshot", "path", "none", "a file path of 1 to 4095 bytes",
+	{ "oom_snapshot", "path", "none",
+	  "a file path of 1 to 4095 bytes (%p, %h, %r expanded)",
 	  "on out of memory, write a memory_viz snapshot (pickle) to this path",
 	  cm_set_oom_snapshot },
 	{ "report_signal", "enum", "none",
@@ -561,6 +694,39 @@ static const cm_option cm_options[] = {
 	  "holds, through NVTX's memory API; auto: when NVTX_INJECTION64_PATH "
 	  "names a tool",
 	  cm_set_nvtx_memory },
+	{ "memory_limit_mb", "MiB", "unlimited",
+	  "an integer number of MiB above 0, or a list like [0:4096,1:8192] of "
+	  "device:MiB (devices not listed: no limit)",
+	  "cap on what the cache reserves per device, and the total "
+	  "cudaMemGetInfo reports (as HAMi-core's CUDA_DEVICE_MEMORY_LIMIT)",
+	  cm_set_memory_limit },
+	{ "log", "path", "none", "a file path of 1 to 4095 bytes (%p, %h, %r expanded)",
+	  "write every allocation and free to PATH as RMM's event log (CSV)",
+	  cm_set_log },
+	{ "metrics", "path", "none",
+	  "PATH or PATH:SECONDS (1 to 86400, default 10; %p, %h, %r expanded)",
+	  "write the statistics as a Prometheus textfile every SECONDS and at exit",
+	  cm_set_metrics },
+	{ "snapshot_stacks", "bool", "false",
+	  "true or false (also True, False, 1, 0)",
+	  "record each block's call stack (glibc backtrace) for oom_snapshot",
+	  cm_set_snapshot_stacks },
+	{ "exit_summary", "bool", "false",
+	  "true or false (also True, False, 1, 0)",
+	  "at exit, one line on stderr: allocations served, cache hits, device "
+	  "allocations, peak reserved",
+	  cm_set_exit_summary },
+	/* pinned host memory */
+	{ "pinned_max_cached_mb", "MiB", "auto (1/8 of RAM)",
+	  "an integer number of MiB, 0 or more, or auto",
+	  "pinned host memory cached and not held by the program stays below "
+	  "this; the oldest is given back first (0: cache none)",
+	  cm_set_pinned_max_cached },
+	{ "pinned_use_cuda_host_register", "bool", "false",
+	  "true or false (also True, False, 1, 0)",
+	  "make pinned host blocks with malloc and cudaHostRegister instead of "
+	  "cudaHostAlloc (not for write-combined requests)",
+	  cm_set_pinned_register },
 };
 
 #define CM_NOPTIONS (sizeof cm_options / sizeof cm_options[0])
@@ -769,6 +935,17 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->nvtx_memory = CM_NVTX_AUTO;
 	cfg->nvtx_injection = false;
 	cfg->sim_memory = CM_SIM_DEFAULT;
+	cfg->metrics_period = CM_METRICS_PERIOD_DEFAULT;
+	cfg->memory_limit = SIZE_MAX;
+	cfg->pinned_max_cached = CM_PINNED_AUTO;
+	cfg->pinned_use_cuda_host_register = false;
+}
+
+size_t cm_config_memory_limit(const cm_config *cfg, int dev)
+{
+	if (dev >= 0 && dev < CM_LIMIT_DEVICES && cfg->memory_limit_dev[dev])
+		return cfg->memory_limit_dev[dev];
+	return cfg->memory_limit;
 }
 
 int cm_config_parse(cm_config *cfg, const char *text, FILE *err)

@@ -20,6 +20,9 @@
  * starting at 1 MiB (index 0 covers everything up to 2 MiB), as PyTorch. */
 #define CM_ROUNDUP_INTERVALS 16
 #define CM_CONFIG_PATH_MAX 4096
+/* memory_limit_mb's list form names devices 0 .. CM_LIMIT_DEVICES - 1. */
+#define CM_LIMIT_DEVICES 64
+#define CM_METRICS_PERIOD_DEFAULT 10
 
 typedef enum cm_free_fence {
 	CM_FENCE_GPU,  /* events and stream waits order reuse (default) */
@@ -56,7 +59,44 @@ typedef struct cm_config {
 	cm_nvtx_mode nvtx_memory;          /* blocks as NVTX memory regions */
 	bool nvtx_injection;               /* NVTX_INJECTION64_PATH is set (env.c) */
 	size_t sim_memory;                 /* CACHEMALLOC_SIM_MEMORY, bytes */
+	/* The user's tools (docs/design.md section 8). */
+	char log_path[CM_CONFIG_PATH_MAX];     /* RMM event log; empty: none */
+	char metrics_path[CM_CONFIG_PATH_MAX]; /* Prometheus textfile; empty: none */
+	unsigned metrics_period;           /* seconds between metrics writes */
+	size_t memory_limit;               /* bytes, every device; SIZE_MAX: none */
+	size_t memory_limit_dev[CM_LIMIT_DEVICES]; /* 0: memory_limit applies */
+	bool snapshot_stacks;              /* record return addresses per block */
+	bool exit_summary;                 /* one line on stderr at exit */
+	/* Pinned host memory (core/host.c). */
+	size_t pinned_max_cached;          /* bytes; CM_PINNED_AUTO: 1/8 of RAM */
+	bool pinned_use_cuda_host_register; /* malloc + cudaHostRegister */
 } cm_config;
+
+#define CM_PINNED_AUTO SIZE_MAX
+
+/* What %p, %h and %r stand for in an output path (config/path.c). */
+typedef struct cm_path_ids {
+	long pid;
+	char host[256];
+	char rank[24];   /* "0" when no launcher variable names one */
+} cm_path_ids;
+
+/* Expands pattern into out (CM_CONFIG_PATH_MAX bytes); false, with out
+ * empty, when the result does not fit. */
+bool cm_config_expand_path(const char *pattern, const cm_path_ids *ids, char *out);
+
+/* Expands every output path of cfg; one that does not fit is turned off
+ * with one line on err. */
+void cm_config_expand_paths(cm_config *cfg, const cm_path_ids *ids, FILE *err);
+
+/* The rank from the launchers' variables (RANK, OMPI_COMM_WORLD_RANK,
+ * PMI_RANK, SLURM_PROCID: the first set to a decimal number), given their
+ * values in that order (any may be NULL); "0" when none is. */
+void cm_config_rank(const char *const values[4], char rank[24]);
+
+/* The cap on what the cache reserves on device dev and on the total
+ * cudaMemGetInfo reports (memory_limit_mb); SIZE_MAX: none. */
+size_t cm_config_memory_limit(const cm_config *cfg, int dev);
 
 /* The defaults, with no environment. */
 void cm_config_defaults(cm_config *cfg);
@@ -84,6 +124,10 @@ int cm_config_from_env(cm_config *cfg, const char *conf, const char *sim_memory,
 /* The process configuration: read from the environment on first call
  * (thread-safe), immutable afterwards. */
 const cm_config *cm_config_get(void);
+
+/* The CACHEMALLOC_CONF text cm_config_get applied ("" when unset or
+ * ignored), for reports that say which configuration they used. */
+const char *cm_config_text(void);
 
 /* Writes the table of options (name, accepted values, default, description). */
 void cm_config_print_options(FILE *out);

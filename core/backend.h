@@ -80,6 +80,21 @@ typedef struct cm_backend {
 	cm_status (*vmm_map)(void *ctx, int dev, uintptr_t va, size_t size, cm_mem_handle h);
 	cm_status (*vmm_unmap)(void *ctx, int dev, uintptr_t va, size_t size);
 	cm_status (*vmm_set_access)(void *ctx, int dev, uintptr_t va, size_t size);
+
+	/* Optional: the device ordinal of the core's device index (a context
+	 * slot, interpose/context.h), for the per-device settings and labels
+	 * the user gives by ordinal (memory_limit_mb, metrics). NULL: the same. */
+	int (*device_ordinal)(void *ctx, int dev);
+	/* Pinned host memory (core/host.c), in device dev's context. flags:
+	 * the CM_HOST_* of cachemalloc.h (portable, mapped, write-combined).
+	 * host_free waits for the work that may still use the memory, as
+	 * cudaFreeHost does. host_register pins memory the core allocated
+	 * (cudaHostRegister; portable and mapped only), host_unregister
+	 * unpins it. Optional (NULL: pinned memory is not cached). */
+	cm_status (*host_alloc)(void *ctx, int dev, size_t size, unsigned flags, uintptr_t *out);
+	cm_status (*host_free)(void *ctx, int dev, uintptr_t ptr);
+	cm_status (*host_register)(void *ctx, int dev, uintptr_t ptr, size_t size, unsigned flags);
+	cm_status (*host_unregister)(void *ctx, int dev, uintptr_t ptr);
 } cm_backend;
 
 #endif

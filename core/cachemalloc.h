@@ -91,6 +91,7 @@ typedef struct cm_ptr_info {
 	bool expandable;    /* ...in an expandable segment */
 	int dev;
 	size_t size;        /* the block's rounded size */
+	size_t requested;   /* the size the program asked for it */
 	uintptr_t base;     /* the start of the held block containing ptr, or 0 */
 } cm_ptr_info;
 void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
@@ -99,14 +100,32 @@ void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out);
  * calling thread's parked blocks are given back first). */
 size_t cm_idle_bytes(cm_heap *h, int dev);
 
+/* Adjusts the driver's answer to cudaMemGetInfo on device dev (free and
+ * total, in place) to what the program should see: idle cached memory as
+ * free (memgetinfo_counts_cache) and memory_limit_mb as the total. */
+void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total);
+
 /* Writes a memory snapshot (a pickle that PyTorch's memory_viz opens) to
  * path. The recent-actions part is filled only when oom_snapshot is set
  * (tracing). A failure is reported on err and returned, never fatal. */
 bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
 
+/* metrics:PATH (core/metrics.c): writes the statistics as a Prometheus
+ * textfile now; or starts the one thread that writes it every period
+ * seconds (false, with one line on stderr, when it cannot start). */
+bool cm_metrics_write(cm_heap *h, const char *path, FILE *err);
+bool cm_metrics_start(cm_heap *h, const char *path, unsigned period);
+
+/* log:PATH (core/eventlog.c): writes out what the event log buffers (the
+ * library calls it at exit; cm_heap_destroy does it too). */
+void cm_eventlog_flush(cm_heap *h);
+
 /* Where out-of-memory reports go (default stderr); also restarts their
  * rate limit of one a second. */
 void cm_heap_set_report_stream(cm_heap *h, FILE *out);
+/* The API the calling thread's next synchronous allocations come through,
+ * as an out-of-memory report names it ("cuMemAlloc"; NULL: "cudaMalloc"). */
+void cm_report_name_api(const char *api);
 
 /* Statistics of one device, and the sum over devices (dev = -1). */
 void cm_stats_get(cm_heap *h, int dev, cm_stats *out);
@@ -120,5 +139,28 @@ bool cm_heap_check(cm_heap *h, FILE *err);
  * roundup_power2_divisions that apply to it (0 or 1: none). */
 size_t cm_round_size(const cm_config *cfg, size_t size);
 unsigned cm_size_divisions(const cm_config *cfg, size_t size);
+
+/* Pitched allocations (pitch.c): the pitch the driver gives a row of width
+ * bytes, and the bytes of height rows times depth slices; false when the
+ * call is one the cache leaves to CUDA (a zero extent, an overflow).
+ * cuMemAllocPitch's element size must be 4, 8 or 16. */
+bool cm_pitch_size(size_t width, size_t height, size_t depth, size_t *pitch, size_t *bytes);
+bool cm_pitch_element_ok(unsigned element_bytes);
+
+/* Pinned host memory (host.c; docs/design.md, "Pinned host memory and
+ * pitch"). One cache per heap, pools per context slot and flag
+ * combination. cm_host_alloc serves size bytes allocated in device dev's
+ * context with these flags; cm_host_free returns CM_ERR_NOT_OURS for a
+ * pointer the cache never handed out (pass it to CUDA) and CM_ERR_INVALID
+ * for one it holds free (a double free) or an interior pointer. */
+#define CM_HOST_PORTABLE 1u
+#define CM_HOST_MAPPED 2u
+#define CM_HOST_WRITE_COMBINED 4u
+#define CM_HOST_FLAGS 7u
+cm_status cm_host_alloc(cm_heap *h, int dev, size_t size, unsigned flags, uintptr_t *out);
+cm_status cm_host_free(cm_heap *h, uintptr_t ptr);
+/* Gives every cached, unused pinned block back (a release policy, and the
+ * retry after a failed host allocation). Returns the bytes given back. */
+size_t cm_host_release_cached(cm_heap *h);
 
 #endif

@@ -194,5 +194,5 @@ bool cm_heap_check(cm_heap *h, FILE *err)
 		if (!ok)
 			return false;
 	}
-	return cm_tc_check(h, err);
+	return cm_tc_check(h, err) && cm_host_check(h, err);
 }

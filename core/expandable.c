@@ -60,6 +60,7 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	seg->handles[i] = h;
 	seg->chunk_flags[i] = CM_CHUNK_MAPPED | (stitched ? CM_CHUNK_STITCHED : 0);
 	d->stats.vmm_maps++;
+	cm_trace(d, CM_TRACE_SEGMENT_MAP, va, seg->chunk, seg->pool ? cm_trace_stream(seg->pool->stream) : 0);
 	if (stitched)
 		d->stats.stitched_bytes += seg->chunk;
 	return CM_OK;
@@ -74,10 +75,20 @@ static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool kee
 	be->vmm_unmap(be->ctx, d->index, seg->idle.addr + i * seg->chunk, seg->chunk);
 	seg->chunk_flags[i] = 0;
 	d->stats.vmm_unmaps++;
+	cm_trace(d, CM_TRACE_SEGMENT_UNMAP, seg->idle.addr + i * seg->chunk, seg->chunk,
+		 seg->pool ? cm_trace_stream(seg->pool->stream) : 0);
 	if (keep)
 		cm_stitch_keep(d, seg->chunk, seg->handles[i]);
 	else
 		be->vmm_destroy(be->ctx, d->index, seg->handles[i]);
+}
+
+/* Undoes cm_exp_map_chunk for a growth that failed: a kept chunk goes back
+ * to the kept list, new memory back to the device, so that a failed request
+ * leaves reserved memory as it found it. */
+static void cm_exp_unmap_back(cm_device *d, cm_segment *seg, size_t i)
+{
+	cm_exp_unmap_chunk(d, seg, i, seg->chunk_flags[i] & CM_CHUNK_STITCHED);
 }
 
 /* Stitching: the complete chunks stitch.c chose in free blocks are cut
@@ -100,8 +111,8 @@ static void cm_exp_gather(cm_device *d, cm_segment *growing, size_t want)
 	free(cuts);
 }
 
-/* Maps n more chunks at the end; on failure false, the extent unchanged
- * and the chunks mapped meanwhile kept for stitching. */
+/* Maps n more chunks at the end; on failure false, the extent unchanged,
+ * the kept chunks mapped meanwhile kept again and the new ones given back. */
 static bool cm_exp_map_tail(cm_device *d, cm_segment *seg, size_t n)
 {
 	const cm_backend *be = d->heap->be;
@@ -114,7 +125,7 @@ static bool cm_exp_map_tail(cm_device *d, cm_segment *seg, size_t n)
 					 n * seg->chunk) == CM_OK)
 		return true;
 	while (k--)
-		cm_exp_unmap_chunk(d, seg, first + k, true);
+		cm_exp_unmap_back(d, seg, first + k);
 	return false;
 }
 
@@ -146,7 +157,7 @@ static cm_segment *cm_exp_create(cm_device *d, cm_pool *pool, size_t n)
 	}
 	if (cm_segment_adopt(d, pool, seg, n * chunk) != CM_OK) {
 		while (n--)
-			cm_exp_unmap_chunk(d, seg, n, true);
+			cm_exp_unmap_back(d, seg, n);
 		be->vmm_release(be->ctx, d->index, seg->idle.addr, va_size);
 		goto fail;
 	}
@@ -202,9 +213,30 @@ static size_t cm_exp_trim(cm_device *d, cm_segment *seg)
 	return cm_exp_trim_tail(d, seg, true);
 }
 
+/* Whether n chunks can be had at all: the device's free memory, the kept
+ * chunks and the whole complete chunks stitching could move. Asked before
+ * anything is cut or mapped, so that a growth bound to fail takes nothing
+ * (the walk over the free blocks only when new memory alone is short). */
+static bool cm_exp_can_get(cm_device *d, size_t chunk, size_t n)
+{
+	const cm_backend *be = d->heap->be;
+	size_t free_bytes = 0, total = 0;
+	if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK)
+		return true; /* unknown: let the driver say */
+	if (n <= free_bytes / chunk)
+		return true;
+	cm_stitch_view v;
+	cm_stitch_view_of(d, &v);
+	/* pending: a poll may find it complete (stitch.c asks each block) */
+	return n - free_bytes / chunk <= (v.complete + v.pending + v.free_chunks) / chunk;
+}
+
 /* Step 3 with expandable segments: a FREE block of at least size bytes at
  * the end of pool's expandable segment, grown as needed, with stitched
- * chunks first (a new range when the end of the old one is reached). */
+ * chunks first (a new range when the end of the old one is reached). NULL,
+ * with nothing created, mapped or cut, when the chunks cannot be had; on a
+ * failure later, what was created for it is given back (kept chunks stay
+ * kept: the caller releases them before it reports). */
 cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
 {
 	cm_segment *seg = pool->expandable;
@@ -222,14 +254,16 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
 			n = (size + chunk - 1) / chunk;
 		}
 	}
+	if (!cm_exp_can_get(d, chunk, n))
+		return NULL;
 	cm_exp_gather(d, seg, n);
 	if (!seg) {
 		b = cm_exp_create(d, pool, n) ? pool->expandable->first : NULL;
 	} else if (cm_exp_map_tail(d, seg, n)) {
 		b = cm_segment_extend(d, seg, n * chunk);
-		if (!b) /* no block struct for the new memory: keep it */
+		if (!b) /* no block struct for the new memory: give it back */
 			for (size_t i = seg->idle.size / chunk; i < seg->idle.size / chunk + n; i++)
-				cm_exp_unmap_chunk(d, seg, i, true);
+				cm_exp_unmap_back(d, seg, i);
 	}
 	if (b && d->stats.stitched_bytes != stitched)
 		d->stats.stitches++;

@@ -20,10 +20,10 @@
  * synchronization; free_fence:none needs nothing.)
  *
  * Owns, per device: the epochs, the quiet flag and order generation (with
- * activity.c), the last fence's event, the collect in flight and the bound
+ * submit.c), the last fence's event, the collect in flight and the bound
  * on memory taken while it is pending; and what a synchronization proves
  * (heap.c's cm_sync_begin/end call cm_fence_sync_begin and
- * cm_fence_synced). It calls down to streams.c and activity.c only.
+ * cm_fence_synced). It calls down to streams.c only.
  *
  * Epoch invariant: the epoch is advanced (atomically) BEFORE the events of a
  * fence, collect or synchronization are issued, so every free stamped with
@@ -130,7 +130,7 @@ static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag 
 
 /* With submissions seen: no work was queued on any stream of the device
  * since the last cover, so all of it is complete or ordered before any
- * later work (activity.c). */
+ * later work (submit.c). */
 static bool cm_quiet(cm_device *d)
 {
 	cm_heap *h = d->heap;
@@ -304,7 +304,7 @@ static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 	return true;
 }
 
-/* Rule 3 by ordering, paid by the streams that ran (activity.c): every
+/* Rule 3 by ordering, paid by the streams that ran (submit.c): every
  * stream that ran work since the last cover is covered, then an event on
  * the legacy stream is recorded that every non-blocking stream waits for
  * before its next work. Frees before the cover are then ordered before
@@ -315,7 +315,7 @@ static cm_status cm_cover(cm_device *d)
 	if (cm_stream_capturing(d, CM_STREAM_LEGACY) || cm_event_ensure(d, &d->fence_event) != CM_OK)
 		return CM_ERR_CAPTURING;
 	uint64_t e = atomic_fetch_add(&d->epoch, 1);
-	atomic_store(&d->quiet, true); /* before the flags are read: activity.c */
+	atomic_store(&d->quiet, true); /* before the flags are read: submit.c */
 	cm_defaults_take(d->heap);
 	bool all = true;
 	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next)
@@ -434,6 +434,13 @@ static bool cm_collect_poll(cm_device *d)
 	return true;
 }
 
+/* A poll outside the once-per-allocation limit (host allocations). */
+static bool cm_collect_poll_now(cm_device *d)
+{
+	d->collect.polled_at = d->stats.alloc_calls - 1;
+	return cm_collect_poll(d);
+}
+
 /* Memory taken while a collect is pending is bounded (CM_PENDING_BOUND):
  * past it the host waits for the collect, which proves every free before
  * it complete. True when it waited and the caller should search again. */
@@ -480,6 +487,58 @@ bool cm_tag_poll_complete(cm_device *d, const cm_tag *t)
 	if (cm_tag_stream_live(t) && t->stream->kind != CM_SK_PER_THREAD)
 		return cm_stream_mark_query(d, t->stream, t->stream->handle, t->seq) == CM_OK;
 	return cm_collect_poll(d) && cm_tag_complete(d, t);
+}
+
+/* Whether no other device of the heap is in use: the default streams'
+ * flag is shared by all devices, so it says nothing of one of several. */
+static bool cm_only_device_in_use(cm_device *d)
+{
+	cm_heap *h = d->heap;
+	for (int i = 0; i < h->ndev; i++)
+		if (&h->devs[i] != d && atomic_load_explicit(&h->devs[i].in_use, memory_order_relaxed))
+			return false;
+	return true;
+}
+
+/* Host memory, the device at rest: with submissions seen and nothing
+ * queued on the device since the last cover (cm_quiet), everything queued
+ * before is complete once that cover's event is (one query, remembered for
+ * its order generation); with no cover yet, at once: nothing that can use
+ * the cache's memory reached the device. The caller advanced the epoch
+ * first, so a free after flagged work sees the flag here. */
+static bool cm_idle_complete(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	if (!cm_quiet(d) || !cm_only_device_in_use(d))
+		return false;
+	uint64_t gen = atomic_load(&d->order_gen);
+	if (d->fence_recorded && d->idle_gen != gen) {
+		if (be->event_query(be->ctx, d->index, d->fence_event) != CM_OK)
+			return false;
+		d->idle_gen = gen;
+	}
+	return true;
+}
+
+/* Pinned host memory is written by the host as soon as it is handed out,
+ * so its reuse needs completion, not order: every free with an epoch <= e
+ * complete. A collect in flight that covers e is polled; none in flight,
+ * one is started (and polled: an idle device answers at once). */
+bool cm_epoch_poll_complete(cm_device *d, uint64_t e)
+{
+	if (e <= atomic_load(&d->completed_epoch))
+		return true;
+	uint64_t now = atomic_fetch_add(&d->epoch, 1); /* before the flags are read */
+	if (cm_idle_complete(d)) {
+		cm_atomic_max(&d->completed_epoch, now);
+		return e <= now;
+	}
+	if (d->collect.active && d->collect.epoch < e && !cm_collect_poll_now(d))
+		return false;
+	if (!d->collect.active)
+		cm_collect_start(d);
+	cm_collect_poll_now(d);
+	return e <= atomic_load(&d->completed_epoch);
 }
 
 /* Rule 4 when user streams exist: a block this thread freed after using

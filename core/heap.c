@@ -57,7 +57,7 @@ static void cm_device_fini(cm_device *d)
 	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
 	cm_livemap_free(&d->live);
-	free(d->trace);
+	cm_trace_fini(d);
 	for (size_t i = 0; i < d->nslabs; i++)
 		free(d->slabs[i]);
 	free(d->slabs);
@@ -77,7 +77,8 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
 	h->ndev = be->device_count;
 	h->round_plain = cm_size_rounds_plain(cfg);
-	h->fast = cfg->oom_snapshot[0] == '\0';
+	/* Tracing (oom_snapshot) and the event log see every call: no fast path. */
+	h->fast = cfg->oom_snapshot[0] == '\0' && cfg->log_path[0] == '\0';
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired || cm_dir_init(&h->dir) != CM_OK) {
@@ -92,6 +93,11 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 		if (!h->fast)
 			cm_trace_init(&h->devs[i]);
 	}
+	if (cm_host_create(h) != CM_OK) {
+		cm_heap_destroy(h);
+		return CM_ERR_OOM;
+	}
+	cm_eventlog_open(h);
 	*out = h;
 	return CM_OK;
 }
@@ -101,11 +107,13 @@ void cm_heap_destroy(cm_heap *h)
 	if (!h)
 		return;
 	cm_tc_heap_fini(h);
+	cm_host_destroy(h);
 	for (int i = 0; i < h->ndev; i++) {
 		h->be->device_synchronize(h->be->ctx, i);
 		cm_device_fini(&h->devs[i]);
 	}
 	cm_dir_fini(&h->dir);
+	cm_eventlog_close(h);
 	free(h->devs);
 	free(h->retired);
 	free(h);
@@ -233,6 +241,20 @@ static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq
 	return cm_grow(d, pool, rq);
 }
 
+/* A request that cannot be served whatever the ladder releases: larger than
+ * the device, or than its free memory and all the cache holds idle (parked
+ * blocks are back in the pools by now). It fails at once: releasing the
+ * cache or creating memory for it would only take from the program. */
+static bool cm_oom_hopeless(cm_device *d, size_t size)
+{
+	const cm_backend *be = d->heap->be;
+	size_t free_bytes = 0, total = 0;
+	if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK || !total)
+		return false; /* unknown: let the driver say */
+	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes;
+	return size > total || (size > free_bytes && size - free_bytes > idle);
+}
+
 static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 {
 	cm_pool *pool = cm_pool_for(d, rq->consumer, cm_size_is_small(rq->size));
@@ -252,8 +274,12 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	if (cm_pending_bound_wait(d, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
-	if ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)))
+	rq->hopeless = cm_oom_hopeless(d, rq->size);
+	if (!rq->hopeless && ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq))))
 		goto found;
+	/* Chunks the failed growths cut out for stitching go back before the
+	 * report, which then tells what is held after the failure. */
+	cm_stitch_release(d);
 	d->stats.oom_count++;
 	cm_trace(d, CM_TRACE_OOM, 0, rq->size, cm_trace_stream(rq->consumer));
 	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_segment(rq->size)));
@@ -282,6 +308,7 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 		return CM_OK;
 	}
 	cm_device *d = &h->devs[dev];
+	atomic_store_explicit(&d->in_use, true, memory_order_relaxed);
 	size_t rounded = cm_round_size(&h->cfg, size);
 	if (rounded == SIZE_MAX) {
 		pthread_mutex_lock(&d->lock);
@@ -408,6 +435,8 @@ void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
 	cm_fence_synced_locked(d, tok.mark);
 	cm_release_trim_locked(d); /* the device is idle: releasing stalls nothing */
 	pthread_mutex_unlock(&d->lock);
+	if (tok.rec == NULL && h->cfg.release_threshold != SIZE_MAX)
+		cm_host_trim(h, h->cfg.release_threshold); /* a device synchronization */
 }
 
 /* ---- release and stats ---- */
@@ -423,7 +452,7 @@ size_t cm_release_cached(cm_heap *h, int dev)
 	if (cm_device_sync_locked(d) == CM_OK)
 		freed = cm_release_all_locked(d);
 	pthread_mutex_unlock(&d->lock);
-	return freed;
+	return freed + cm_host_release_cached(h); /* the host lock after the device's is released */
 }
 
 void cm_stats_get(cm_heap *h, int dev, cm_stats *out)
@@ -439,6 +468,8 @@ void cm_stats_get(cm_heap *h, int dev, cm_stats *out)
 		cm_tc_stats(h, i, &st);
 		cm_stats_add(out, &st);
 	}
+	if (dev < 0)
+		cm_host_stats(h, out); /* pinned memory is the process's */
 }
 
 /* ---- device reset, pointer queries ---- */
@@ -476,7 +507,9 @@ void cm_device_reset(cm_heap *h, int dev)
 	if (dev < 0 || dev >= h->ndev)
 		return;
 	cm_device *d = &h->devs[dev];
+	cm_host_forget_device(h, dev); /* the host lock before the device's */
 	pthread_mutex_lock(&d->lock);
+	atomic_store(&d->in_use, false);
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
 	cm_fence_forget_all(d);
@@ -514,6 +547,7 @@ void cm_pointer_info(cm_heap *h, uintptr_t ptr, cm_ptr_info *out)
 			out->segment_start = b->prev == NULL;
 			out->expandable = b->seg->expandable;
 			out->size = b->node.size;
+			out->requested = b->requested;
 			out->base = b->node.addr;
 		} else {
 			out->ours = cm_segment_find(d, ptr) != NULL;

@@ -216,7 +216,7 @@ struct cm_device {
 	size_t nb_count;
 	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
-	/* The submission protocol (activity.c, fence.c). lock-free reads. */
+	/* The submission protocol (submit.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
@@ -236,6 +236,7 @@ struct cm_device {
 	cm_event birth_event;             /* orders new streams (streams.c) */
 	cm_stream_rec *retired_streams;   /* records to reuse (streams.c) */
 	bool fence_recorded;
+	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
 	cm_collect collect;
 
 	cm_event *event_pool; /* streams.c */
@@ -251,11 +252,15 @@ struct cm_device {
 	size_t nslabs, slabs_cap;
 
 	struct cm_trace_entry *trace; /* NULL: not tracing (trace.c) */
+	struct cm_stacks *stacks;     /* NULL: no stacks (stacks.c) */
 	size_t trace_next, trace_count;
 	uint64_t clock; /* logical time for idle ordering */
 	size_t limit;   /* per_process_memory_fraction of the device; 0: not read yet */
 	uint64_t report_last; /* when the last out-of-memory report was printed (ns) */
 	uint64_t report_suppressed;
+	/* lock-free: the program allocated or created a stream here since the
+	 * last reset; pinned frees wait only for devices in use (host.c). */
+	_Atomic bool in_use;
 	cm_stats stats;
 };
 
@@ -273,6 +278,7 @@ struct cm_heap {
 	cm_device *devs;
 	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
 	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
+	struct cm_eventlog *eventlog; /* log:PATH (eventlog.c); NULL: none */
 	cm_tc_retired *retired; /* per device, from exited threads */
 	/* Submissions (submit.c): set when every way work reaches a stream
 	 * calls cm_submit_begin/end; otherwise nothing is known of streams'
@@ -280,6 +286,7 @@ struct cm_heap {
 	bool sees_submissions;
 	_Atomic uint32_t defaults_ran; /* the legacy and per-thread streams of every device ran work */
 	cm_dir dir;                    /* user stream handle -> record (directory.c) */
+	struct cm_host *host;   /* pinned host memory (host.c); NULL: not cached */
 };
 
 /* size.c */
@@ -368,6 +375,7 @@ typedef struct cm_request {
 	uint32_t thread;
 	cm_tcache *tc;
 	bool reported; /* out of memory, and the report was printed */
+	bool hopeless; /* refused at once: more than the device could give (heap.c) */
 } cm_request;
 void cm_fence_init_device(cm_device *d);
 void cm_fence_fini_device(cm_device *d);
@@ -385,6 +393,20 @@ void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, 
 			 cm_sync_token *tok);
 bool cm_fence_synced(cm_device *d, cm_sync_token tok);
 void cm_fence_synced_locked(cm_device *d, uint64_t mark);
+
+/* Host memory (host.c): whether every free stamped with an epoch <= e
+ * is complete, without waiting; may start a collect. d's lock held. */
+bool cm_epoch_poll_complete(cm_device *d, uint64_t e);
+
+/* host.c: the pinned host cache, one per heap, its own lock (taken before
+ * a device lock, never under one). */
+cm_status cm_host_create(cm_heap *h);
+void cm_host_destroy(cm_heap *h);
+void cm_host_forget_device(cm_heap *h, int dev);
+size_t cm_host_trim(cm_heap *h, size_t keep); /* to at most keep cached bytes */
+void cm_host_stats(cm_heap *h, cm_stats *st);
+void cm_host_view(cm_heap *h, cm_stats *st); /* without the lock: for reports under a device's */
+bool cm_host_check(cm_heap *h, FILE *err);
 
 /* submit.c: what the hooks tell of streams (entry points in cachemalloc.h). */
 int cm_stream_device(cm_heap *h, cm_stream s);
@@ -417,6 +439,8 @@ enum {
 	CM_TRACE_SEGMENT_ALLOC,
 	CM_TRACE_SEGMENT_FREE,
 	CM_TRACE_OOM,
+	CM_TRACE_SEGMENT_MAP,   /* expandable segments: a chunk mapped */
+	CM_TRACE_SEGMENT_UNMAP, /* ...and unmapped */
 };
 typedef struct cm_trace_entry {
 	uint8_t action;
@@ -424,14 +448,36 @@ typedef struct cm_trace_entry {
 	size_t size;
 	cm_stream stream;
 	uint64_t time_us;
+	uint64_t device_free; /* oom: the device's free memory then */
 } cm_trace_entry;
 bool cm_trace_init(cm_device *d);
+void cm_trace_fini(cm_device *d);
 void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
 const cm_trace_entry *cm_trace_get(const cm_device *d, size_t i);
 const char *cm_trace_action_name(uint8_t action);
 cm_stream cm_trace_stream(const cm_stream_rec *rec);
 
+/* eventlog.c: RMM's event log, fed by cm_trace. */
+typedef struct cm_eventlog cm_eventlog;
+bool cm_eventlog_open(cm_heap *h);
+void cm_eventlog_event(cm_heap *h, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
+void cm_eventlog_close(cm_heap *h);
+
+/* stacks.c: each live block's call stack (snapshot_stacks). */
+typedef struct cm_stacks cm_stacks;
+bool cm_stacks_init(cm_device *d);
+void cm_stacks_fini(cm_device *d);
+void cm_stacks_record(cm_device *d, uintptr_t addr);
+void cm_stacks_forget(cm_device *d, uintptr_t addr);
+int cm_stacks_frames(const cm_device *d, uintptr_t addr,
+		     void (*fn)(void *arg, const char *name, const char *file), void *arg);
+
+/* outfile.c: path written whole (a temporary file renamed); false and
+ * one line on err (if not NULL) on failure. */
+bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
+
 /* release.c */
+int cm_device_ordinal(const cm_heap *h, int dev); /* the user's device number */
 size_t cm_release_all_locked(cm_device *d);
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
 bool cm_release_within_limit(cm_device *d, size_t size);

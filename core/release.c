@@ -1,7 +1,9 @@
 /* core/release.c - giving cached memory back to the device (docs/design.md,
  * "Out of memory and release").
  *
- * Owns the per-process limit (per_process_memory_fraction), garbage
+ * Owns the per-process limit (per_process_memory_fraction, and the cap
+ * memory_limit_mb, which is also the total cudaMemGetInfo reports:
+ * cm_mem_info_view), garbage
  * collection (garbage_collection_threshold: the idle segments unused the
  * longest go first), trimming at synchronization (release_threshold_mb)
  * and the releases the out-of-memory ladder asks for.
@@ -107,17 +109,24 @@ size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small)
 				 cm_release_by_size_desc);
 }
 
+int cm_device_ordinal(const cm_heap *h, int dev)
+{
+	return h->be->device_ordinal ? h->be->device_ordinal(h->be->ctx, dev) : dev;
+}
+
 static size_t cm_release_limit(cm_device *d)
 {
 	const cm_config *cfg = &d->heap->cfg;
+	size_t cap = cm_config_memory_limit(cfg, cm_device_ordinal(d->heap, d->index));
 	if (cfg->per_process_memory_fraction >= 1.0 && cfg->garbage_collection_threshold <= 0.0)
-		return SIZE_MAX;
+		return cap;
 	if (!d->limit) {
 		const cm_backend *be = d->heap->be;
 		size_t free_bytes = 0, total = 0;
 		if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK || !total)
-			return SIZE_MAX; /* unknown: no limit rather than a wrong one */
-		d->limit = (size_t)((double)total * cfg->per_process_memory_fraction);
+			return cap; /* unknown: the cap alone rather than a wrong limit */
+		size_t part = (size_t)((double)total * cfg->per_process_memory_fraction);
+		d->limit = part < cap ? part : cap;
 	}
 	return d->limit;
 }
@@ -157,4 +166,31 @@ void cm_release_trim_locked(cm_device *d)
 	if (cm_stitch_release(d) + cm_exp_trim_all(d) +
 	    cm_release_sorted(d, CM_RELEASE_ANY, idle - keep, cm_release_by_age))
 		d->stats.trims++;
+}
+
+/* cudaMemGetInfo as the program should see it: memory idle in the cache
+ * counted as free (memgetinfo_counts_cache), and under memory_limit_mb a
+ * device of that size of which this process's holdings are the used part
+ * (as HAMi-core reports CUDA_DEVICE_MEMORY_LIMIT). */
+void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total)
+{
+	if (dev < 0 || dev >= h->ndev)
+		return;
+	bool counts_cache = h->cfg.memgetinfo_counts_cache;
+	size_t cap = cm_config_memory_limit(&h->cfg, cm_device_ordinal(h, dev));
+	size_t idle = counts_cache ? cm_idle_bytes(h, dev) : 0;
+	if (counts_cache)
+		*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
+	if (cap == SIZE_MAX)
+		return;
+	cm_device *d = &h->devs[dev];
+	pthread_mutex_lock(&d->lock);
+	size_t held = d->stats.reserved_bytes;
+	pthread_mutex_unlock(&d->lock);
+	held = held > idle ? held - idle : 0;
+	if (*total > cap)
+		*total = cap;
+	size_t left = held < *total ? *total - held : 0;
+	if (*free_bytes > left)
+		*free_bytes = left;
 }

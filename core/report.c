@@ -5,7 +5,9 @@
  * process hold, where the cached memory is (largest free block,
  * fragmentation, per stream, largest segments), with expandable segments
  * why stitching (stitch.c) could not help, and the one configuration
- * change most likely to help. Runs under the device lock; the only device
+ * change most likely to help. It describes what is held after the failure:
+ * heap.c gives back what the failed growths created and the chunks they cut
+ * out for stitching first. Runs under the device lock; the only device
  * call is the memory info.
  */
 #include <inttypes.h>
@@ -93,6 +95,13 @@ static void cm_report_gather(cm_device *d, cm_report *r)
 	}
 }
 
+static __thread const char *cm_report_api;
+
+void cm_report_name_api(const char *api)
+{
+	cm_report_api = api;
+}
+
 static const char *cm_report_stream_name(const cm_stream_rec *rec, char *buf, size_t n)
 {
 	if (!rec)
@@ -154,6 +163,23 @@ static void cm_report_stitch(cm_device *d, const cm_request *rq, FILE *out)
 		     "stream; free in pieces of chunks: %s)\n", why, a, b, c);
 }
 
+/* Pinned host memory is not device memory, but a process short of memory
+ * wants to see it too. */
+static void cm_report_host(cm_heap *h, FILE *out)
+{
+	cm_stats st = {0};
+	char a[32], b[32], c[32];
+	if (!h->host)
+		return;
+	cm_host_view(h, &st);
+	cm_report_size(a, sizeof(a), st.host_reserved_bytes);
+	cm_report_size(b, sizeof(b), st.peak_host_reserved_bytes);
+	cm_report_size(c, sizeof(c), st.host_cached_bytes);
+	fprintf(out, "  pinned host memory: host_reserved_bytes %s (peak %s), %s of it cached; "
+		     "host_alloc_calls %" PRIu64 ", host_cache_hits %" PRIu64 "\n", a, b, c,
+		st.host_alloc_calls, st.host_cache_hits);
+}
+
 static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report *r,
 			    bool over_limit, uint64_t suppressed, FILE *out)
 {
@@ -166,7 +192,8 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	cm_report_size(a, sizeof(a), rq->size);
 	fprintf(out, "cachemalloc: CUDA out of memory on device %d: tried to allocate %s "
 		     "(%zu bytes asked, %zu rounded) for %s\n", d->index, a, rq->requested, rq->size,
-		cm_report_stream_name(rq->consumer, name, sizeof(name)));
+		!rq->consumer && cm_report_api ? cm_report_api
+					       : cm_report_stream_name(rq->consumer, name, sizeof(name)));
 	cm_report_size(a, sizeof(a), dev_total);
 	cm_report_size(b, sizeof(b), dev_free);
 	if (info)
@@ -179,7 +206,13 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	fprintf(out, "  this process: %s allocated, %s reserved but unallocated; largest free block "
 		     "%s; fragmentation %.0f%%\n", a, b, c,
 		idle ? 100.0 * (1.0 - (double)r->largest_free / (double)idle) : 0.0);
+	if (rq->hopeless)
+		fprintf(out, "  refused at once, nothing released or created: the request is larger "
+			     "than the device%s\n",
+			info && rq->size <= dev_total
+				? "'s free memory and this process's cached memory together" : "");
 	cm_report_stitch(d, rq, out);
+	cm_report_host(d->heap, out);
 	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
 		const cm_report_stream *s = &r->streams[i];
 		if (i == r->nstreams && i < CM_REPORT_STREAMS)

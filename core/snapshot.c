@@ -3,12 +3,13 @@
  * The file is a pickle (protocol 2) of the structure that
  * torch.cuda.memory._snapshot() returns: "segments" (each with its blocks
  * and their states) and "device_traces" (per device, the recent actions of
- * trace.c). An expandable segment with holes (stitch.c) appears as one
+ * trace.c), and "host_stats" (the pinned host cache's statistics, host.c).
+ * An expandable segment with holes (stitch.c) appears as one
  * segment per mapped stretch, each with "stitched_ranges": the (address,
  * size) of its chunks that stitching moved there. Only dicts, lists,
  * tuples, ints, floats, strings, booleans and None are written, so any unpickler can read it and nothing in it runs.
- * It is written to a new temporary file in the target folder, then renamed
- * over the path: a symlink at the path is replaced, never followed.
+ * It is written whole (outfile.c): a symlink at the path is replaced,
+ * never followed.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -55,7 +56,11 @@ static void pk_le(cm_pickle *p, uint64_t v, int n)
 		pk_op(p, (unsigned char)(v >> (8 * i)));
 }
 
-/* Non-negative integers: BININT1, BININT2, BININT, or LONG1 (addresses). */
+/* Non-negative integers, in the shortest form, as CPython's pickle writes
+ * them: BININT1, BININT2, BININT, else LONG1 with as few bytes as the
+ * two's complement needs ((bit length / 8) + 1). MemoryViz.js reads a
+ * LONG1 of up to 8 bytes as a Number, longer as a BigInt its arithmetic
+ * then refuses. */
 static void pk_uint(cm_pickle *p, uint64_t v)
 {
 	if (v < 0x100) {
@@ -68,10 +73,12 @@ static void pk_uint(cm_pickle *p, uint64_t v)
 		pk_op(p, 'J');
 		pk_le(p, v, 4);
 	} else {
+		int n = (64 - __builtin_clzll(v)) / 8 + 1;
 		pk_op(p, 0x8a); /* LONG1: little-endian two's complement */
-		pk_op(p, 9);
-		pk_le(p, v, 8);
-		pk_op(p, 0);
+		pk_op(p, (unsigned char)n);
+		pk_le(p, v, n < 8 ? n : 8);
+		if (n > 8)
+			pk_op(p, 0); /* the sign byte of a value of 2^63 or more */
 	}
 }
 
@@ -113,10 +120,36 @@ static void pk_empty_frames(cm_pickle *p)
 	pk_list_end(p);
 }
 
-static const char *cm_snapshot_block_state(const cm_block *b)
+/* One frame as PyTorch's snapshot has it: name, filename, line (0: the
+ * line is not known from a return address). */
+static void pk_frame(void *arg, const char *name, const char *file)
+{
+	cm_pickle *p = arg;
+	pk_dict_begin(p);
+	pk_key_str(p, "name", name);
+	pk_key_str(p, "filename", file);
+	pk_key_uint(p, "line", 0);
+	pk_dict_end(p);
+}
+
+/* The block's call stack (snapshot_stacks), or an empty list. */
+static void pk_block_frames(cm_pickle *p, const cm_device *d, const cm_block *b)
+{
+	pk_str(p, "frames");
+	pk_list_begin(p);
+	if (b->state == CM_BLOCK_USED)
+		cm_stacks_frames(d, b->node.addr, pk_frame, p);
+	pk_list_end(p);
+}
+
+/* A block freed on a stream (cudaFreeAsync) whose work there is not known
+ * complete waits on a fence before another stream may have it: PyTorch's
+ * active_pending_free. */
+static const char *cm_snapshot_block_state(cm_device *d, const cm_block *b)
 {
 	if (b->state == CM_BLOCK_FREE)
-		return "inactive";
+		return b->tag.stream && !cm_tag_complete(d, &b->tag) ? "active_pending_free"
+									: "inactive";
 	uintptr_t owner = atomic_load(&b->owner);
 	return (owner & CM_OWNER_MASK) == CM_OWNER_PARKED ? "inactive" : "active_allocated";
 }
@@ -144,7 +177,7 @@ static void cm_snapshot_stitched(cm_pickle *p, const cm_segment *seg, uintptr_t 
 
 /* One mapped stretch of a segment, first to the block before end (a
  * hole or NULL), as one segment of PyTorch's snapshot. */
-static void cm_snapshot_stretch(cm_pickle *p, const cm_device *d, const cm_segment *seg,
+static void cm_snapshot_stretch(cm_pickle *p, cm_device *d, const cm_segment *seg,
 				const cm_block *first, const cm_block *end)
 {
 	uint64_t used = 0, requested = 0, total = 0;
@@ -179,8 +212,8 @@ static void cm_snapshot_stretch(cm_pickle *p, const cm_device *d, const cm_segme
 		pk_key_uint(p, "address", b->node.addr);
 		pk_key_uint(p, "size", b->node.size);
 		pk_key_uint(p, "requested_size", b->state == CM_BLOCK_USED ? b->requested : 0);
-		pk_key_str(p, "state", cm_snapshot_block_state(b));
-		pk_empty_frames(p);
+		pk_key_str(p, "state", cm_snapshot_block_state(d, b));
+		pk_block_frames(p, d, b);
 		pk_dict_end(p);
 	}
 	pk_list_end(p);
@@ -189,7 +222,7 @@ static void cm_snapshot_stretch(cm_pickle *p, const cm_device *d, const cm_segme
 
 /* A segment, split at its holes (unmapped stretches, stitch.c): each
  * mapped stretch is a segment of its own, its stitched chunks listed. */
-static void cm_snapshot_segment(cm_pickle *p, const cm_device *d, const cm_segment *seg)
+static void cm_snapshot_segment(cm_pickle *p, cm_device *d, const cm_segment *seg)
 {
 	const cm_block *first = seg->first;
 	for (const cm_block *b = seg->first;; b = b->next) {
@@ -214,7 +247,7 @@ static void cm_snapshot_trace(cm_pickle *p, const cm_device *d)
 		pk_key_uint(p, "stream", e->stream);
 		pk_key_uint(p, "time_us", e->time_us);
 		if (e->action == CM_TRACE_OOM)
-			pk_key_uint(p, "device_free", 0);
+			pk_key_uint(p, "device_free", e->device_free);
 		pk_empty_frames(p);
 		pk_dict_end(p);
 	}
@@ -222,6 +255,22 @@ static void cm_snapshot_trace(cm_pickle *p, const cm_device *d)
 }
 
 /* The whole pickle, each device read under its own lock in turn. */
+/* "host_stats": the pinned host cache's statistics (a key of ours; the
+ * visualizer reads only the keys it knows). No device lock is held. */
+static void cm_snapshot_host(cm_heap *h, cm_pickle *out)
+{
+	cm_stats st = {0};
+	cm_host_stats(h, &st);
+	pk_str(out, "host_stats");
+	pk_dict_begin(out);
+	pk_key_uint(out, "host_alloc_calls", st.host_alloc_calls);
+	pk_key_uint(out, "host_cache_hits", st.host_cache_hits);
+	pk_key_uint(out, "host_reserved_bytes", st.host_reserved_bytes);
+	pk_key_uint(out, "peak_host_reserved_bytes", st.peak_host_reserved_bytes);
+	pk_key_uint(out, "host_cached_bytes", st.host_cached_bytes);
+	pk_dict_end(out);
+}
+
 static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
 {
 	cm_pickle traces = {0};
@@ -243,41 +292,11 @@ static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
 	pk_list_begin(out);
 	pk_bytes(out, traces.buf, traces.len);
 	pk_list_end(out);
+	cm_snapshot_host(h, out);
 	pk_dict_end(out);
 	pk_op(out, '.');
 	free(traces.buf);
 	return !out->failed && !traces.failed;
-}
-
-static bool cm_snapshot_write_file(const char *path, const cm_pickle *p, FILE *err)
-{
-	size_t n = strlen(path);
-	char *tmp = malloc(n + 8);
-	if (!tmp)
-		return false;
-	memcpy(tmp, path, n);
-	memcpy(tmp + n, ".XXXXXX", 8);
-	int fd = mkstemp(tmp); /* a new file (O_EXCL): nothing is followed */
-	bool ok = fd >= 0;
-	for (size_t at = 0; ok && at < p->len;) {
-		ssize_t w = write(fd, p->buf + at, p->len - at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		ok = w > 0;
-		at += ok ? (size_t)w : 0;
-	}
-	ok = ok && fchmod(fd, 0644) == 0;
-	if (fd >= 0 && close(fd) != 0)
-		ok = false;
-	ok = ok && rename(tmp, path) == 0;
-	if (!ok) {
-		fprintf(err, "cachemalloc: cannot write the memory snapshot %s: %s\n", path,
-			strerror(errno));
-		if (fd >= 0)
-			unlink(tmp);
-	}
-	free(tmp);
-	return ok;
 }
 
 bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err)
@@ -287,7 +306,7 @@ bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err)
 	if (!ok)
 		fprintf(err, "cachemalloc: no memory to build the snapshot for %s\n", path);
 	else
-		ok = cm_snapshot_write_file(path, &p, err);
+		ok = cm_outfile_write(path, p.buf, p.len, "the memory snapshot", err);
 	free(p.buf);
 	return ok;
 }

@@ -26,10 +26,9 @@ void cm_stats_print_text(const cm_stats *st, FILE *out)
 #undef CM_X
 }
 
-void cm_stats_print_json(const cm_stats *st, FILE *out)
+void cm_stats_print_json_fields(const cm_stats *st, FILE *out)
 {
 	const char *sep = "";
-	fputc('{', out);
 #define CM_X(name, desc) fprintf(out, "%s\"" #name "\": %" PRIu64, sep, st->name), sep = ", ";
 	CM_STATS_COUNTERS(CM_X)
 #undef CM_X
@@ -38,5 +37,18 @@ void cm_stats_print_json(const cm_stats *st, FILE *out)
 		st->name, st->peak_##name), sep = ", ";
 	CM_STATS_LEVELS(CM_X)
 #undef CM_X
+}
+
+void cm_stats_print_json(const cm_stats *st, FILE *out)
+{
+	fputc('{', out);
+	cm_stats_print_json_fields(st, out);
 	fputs("}\n", out);
+}
+
+void cm_stats_print_summary(const cm_stats *st, FILE *out)
+{
+	fprintf(out, "%" PRIu64 " allocations served (%" PRIu64 " cache hits), %" PRIu64
+		" device allocations, peak reserved %.1f MiB", st->alloc_calls - st->oom_count,
+		st->cache_hits, st->raw_alloc_calls, (double)st->peak_reserved_bytes / 1048576.0);
 }

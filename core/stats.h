@@ -42,7 +42,10 @@
 	X(stitched_bytes, "bytes mapped from kept chunks instead of new memory") \
 	X(stitch_unmaps, "chunks unmapped from free blocks to be stitched")     \
 	X(ladder_stitches, "ladder: growths served by stitching after its sync") \
-	X(invalid_frees, "frees of pointers that were not live blocks")          \
+	X(invalid_frees, "frees of pointers that were not live blocks")         \
+	X(host_alloc_calls, "pinned host allocation calls (process-wide)")      \
+	X(host_cache_hits, "of those, served from cached pinned memory")       \
+	X(host_releases, "pinned blocks given back to CUDA")           \
 	X(syncs_seen, "stream and device synchronizations the hooks told the core")
 
 #define CM_STATS_LEVELS(X)                                                      \
@@ -51,7 +54,9 @@
 	X(reserved_bytes, "bytes obtained from the device")                     \
 	X(segments, "segments obtained from the device")                        \
 	X(inactive_split_bytes, "free bytes in partly used segments")            \
-	X(stitch_free_bytes, "unmapped chunks kept for stitching (in reserved)")
+	X(stitch_free_bytes, "unmapped chunks kept for stitching (in reserved)") \
+	X(host_reserved_bytes, "pinned host bytes obtained from CUDA (process-wide)") \
+	X(host_cached_bytes, "of those, cached and not held by the program")
 
 typedef struct cm_stats {
 #define CM_X(name, desc) uint64_t name;
@@ -65,5 +70,10 @@ typedef struct cm_stats {
 void cm_stats_add(cm_stats *into, const cm_stats *from);
 void cm_stats_print_text(const cm_stats *st, FILE *out);
 void cm_stats_print_json(const cm_stats *st, FILE *out);
+/* The JSON object's members without its braces, for a report that adds
+ * its own (the library's exit report); and the one-line summary
+ * (exit_summary, `cachemalloc check`). */
+void cm_stats_print_json_fields(const cm_stats *st, FILE *out);
+void cm_stats_print_summary(const cm_stats *st, FILE *out);
 
 #endif

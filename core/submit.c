@@ -149,6 +149,7 @@ cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
 	if (dev < 0 || dev >= h->ndev || s == CM_STREAM_LEGACY || s == CM_STREAM_PER_THREAD)
 		return CM_ERR_INVALID;
 	cm_device *d = &h->devs[dev];
+	atomic_store_explicit(&d->in_use, true, memory_order_relaxed);
 	pthread_mutex_lock(&d->lock);
 	cm_stream_reap(d, false);
 	cm_stream_rec *old = cm_stream_find(d, s);
@@ -170,6 +171,7 @@ cm_status cm_stream_seen(cm_heap *h, int dev, cm_stream s)
 	if (dev < 0 || dev >= h->ndev || s == CM_STREAM_LEGACY || s == CM_STREAM_PER_THREAD)
 		return CM_ERR_INVALID;
 	cm_device *d = &h->devs[dev];
+	atomic_store_explicit(&d->in_use, true, memory_order_relaxed);
 	cm_stream_rec *r;
 	pthread_mutex_lock(&d->lock);
 	cm_status st = cm_stream_lookup(d, s, NULL, CM_THREAD_ANY, &r);

@@ -149,8 +149,8 @@ void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
 	cm_tc_register(tc, b->seg->pool->dev, b);
 }
 
-static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_stream key,
-				uintptr_t *out)
+static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size,
+				cm_stream key, uintptr_t *out)
 {
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
@@ -172,6 +172,7 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, cm_str
 	if (--bin->count == 0 && bin == tc->large_bin)
 		tc->large_bin = NULL;
 	tc->parked_bytes -= rounded;
+	b->requested = size; /* what the range queries answer (cm_pointer_info) */
 	cm_tc_register(tc, d, b);
 	cm_tc_count(&cm_tc_dev_of(tc, d->index)->hits);
 	*out = b->node.addr;
@@ -269,7 +270,7 @@ static inline cm_status cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_
 {
 	size_t rounded = cm_tc_round(h, size);
 	if (CM_LIKELY(h->fast && rounded && out && (unsigned)dev < (unsigned)h->ndev) &&
-	    cm_tc_malloc(h, &h->devs[dev], rounded, key, out))
+	    cm_tc_malloc(h, &h->devs[dev], rounded, size, key, out))
 		return CM_OK;
 	return cm_malloc_slow(h, dev, size, key, out);
 }

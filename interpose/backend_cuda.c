@@ -177,6 +177,54 @@ static cm_status cm_cu_device_synchronize(void *ctx, int slot)
 	return CM_IN_CTX(slot, cm_drv.cuCtxSynchronize());
 }
 
+static int cm_cu_device_ordinal(void *ctx, int slot)
+{
+	(void)ctx;
+	return (int)cm_ctx_device(slot);
+}
+
+/* ---- pinned host memory: the core's flags are translated here ---- */
+
+static unsigned cm_cu_host_flags(unsigned flags)
+{
+	return ((flags & CM_HOST_PORTABLE) ? CU_MEMHOSTALLOC_PORTABLE : 0) |
+	       ((flags & CM_HOST_MAPPED) ? CU_MEMHOSTALLOC_DEVICEMAP : 0) |
+	       ((flags & CM_HOST_WRITE_COMBINED) ? CU_MEMHOSTALLOC_WRITECOMBINED : 0);
+}
+
+static cm_status cm_cu_host_alloc(void *ctx, int slot, size_t size, unsigned flags, uintptr_t *out)
+{
+	(void)ctx;
+	void *p = NULL;
+	cm_status st = flags ? CM_IN_CTX(slot, cm_drv.cuMemHostAlloc(&p, size, cm_cu_host_flags(flags)))
+			     : CM_IN_CTX(slot, cm_drv.cuMemAllocHost_v2(&p, size));
+	*out = (uintptr_t)p;
+	return st;
+}
+
+/* cuMemFreeHost waits for the work that may still use the memory. */
+static cm_status cm_cu_host_free(void *ctx, int slot, uintptr_t ptr)
+{
+	(void)ctx;
+	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemFreeHost((void *)ptr));
+	return st == CM_ERR_UNLOADING ? CM_OK : st;
+}
+
+static cm_status cm_cu_host_register(void *ctx, int slot, uintptr_t ptr, size_t size, unsigned flags)
+{
+	(void)ctx;
+	unsigned f = ((flags & CM_HOST_PORTABLE) ? CU_MEMHOSTREGISTER_PORTABLE : 0) |
+		     ((flags & CM_HOST_MAPPED) ? CU_MEMHOSTREGISTER_DEVICEMAP : 0);
+	return CM_IN_CTX(slot, cm_drv.cuMemHostRegister_v2((void *)ptr, size, f));
+}
+
+static cm_status cm_cu_host_unregister(void *ctx, int slot, uintptr_t ptr)
+{
+	(void)ctx;
+	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemHostUnregister((void *)ptr));
+	return st == CM_ERR_UNLOADING ? CM_OK : st;
+}
+
 void cm_cuda_backend_init(cm_backend *be, int slots)
 {
 	*be = (cm_backend){
@@ -195,5 +243,14 @@ void cm_cuda_backend_init(cm_backend *be, int slots)
 		.stream_is_capturing = cm_cu_stream_is_capturing,
 		.stream_flags = cm_cu_stream_flags,
 		.device_synchronize = cm_cu_device_synchronize,
+		.device_ordinal = cm_cu_device_ordinal,
 	};
+	if (cm_drv.cuMemAllocHost_v2 && cm_drv.cuMemHostAlloc && cm_drv.cuMemFreeHost) {
+		be->host_alloc = cm_cu_host_alloc;
+		be->host_free = cm_cu_host_free;
+	}
+	if (cm_drv.cuMemHostRegister_v2 && cm_drv.cuMemHostUnregister) {
+		be->host_register = cm_cu_host_register;
+		be->host_unregister = cm_cu_host_unregister;
+	}
 }

@@ -10,12 +10,17 @@
  * re-entry guard) or has no heap, translate, call the core, translate the
  * result. Stream 0 is the legacy stream in the plain entry points and the
  * calling thread's per-thread stream in the _ptsz ones. A pointer the
- * cache does not own goes to the driver unchanged.
+ * cache does not own goes to the driver unchanged. A hook changes the
+ * cache's state only once the driver accepted the call (a context's slot
+ * is forgotten after its destruction succeeded), or undoes it when the
+ * driver refuses (a capture begin, counted before). The first ABI versions
+ * are in driver_hooks_v1.c, through the helpers of driver_hooks.h.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "context.h"
+#include "driver_hooks.h"
 #include "hook_entry.h"
 #include "library.h"
 #include "nvtx.h"
@@ -43,8 +48,11 @@ CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	int slot;
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
 		return CM_DRV(cuMemAlloc_v2, (p, n));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
+	cm_report_name_api("cuMemAlloc"); /* an out-of-memory report says what was called */
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
+	cm_report_name_api(NULL);
 	*p = (CUdeviceptr)out;
 	return cm_lib_cu_fail(st);
 }
@@ -67,6 +75,7 @@ static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool p
 	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || cm_lib_capturing(s) ||
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_DRV(cuMemAllocAsync_ptsz, (p, n, s)) : CM_DRV(cuMemAllocAsync, (p, n, s));
+	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream(s, ptsz), &out);
 	*p = (CUdeviceptr)out;
@@ -191,7 +200,7 @@ CM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int p
 	return cm_drv_stream_created(CM_DRV(cuStreamCreateWithPriority, (s, flags, prio)), s, flags);
 }
 
-CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
+void cm_drv_stream_destroying(CUstream s)
 {
 	cm_heap *h;
 	cm_stream cs = cm_lib_stream(s, false);
@@ -201,6 +210,11 @@ CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
 		cm_stream_destroying(h, -1, cs); /* records its tail first (rule 5) */
 		cm_in_cuda--;
 	}
+}
+
+CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
+{
+	cm_drv_stream_destroying(s);
 	return CM_DRV(cuStreamDestroy_v2, (s));
 }
 
@@ -208,7 +222,7 @@ CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
 
 /* Counted before the real call, so an allocation racing the begin asks;
  * uncounted again if the begin failed. */
-static CUresult cm_drv_capture_begun(CUresult r)
+CUresult cm_drv_capture_begun(CUresult r)
 {
 	if (r != CUDA_SUCCESS)
 		cm_lib_capture_ended();
@@ -274,30 +288,43 @@ void cm_lib_forget_slot(int slot)
 	cm_in_cuda--;
 }
 
-CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
+/* The slot is found before the driver's call (the handle and the device
+ * name it then) and forgotten only once the driver destroyed or reset the
+ * context: a refused call leaves the context, and the cache, as they were. */
+CUresult cm_drv_ctx_gone(CUresult r, int slot)
 {
-	if (!cm_in_cuda)
-		cm_lib_forget_slot(cm_ctx_find(ctx));
-	return CM_DRV(cuCtxDestroy_v2, (ctx));
+	if (r == CUDA_SUCCESS)
+		cm_lib_forget_slot(slot);
+	return r;
 }
 
-void cm_lib_primary_reset(CUdevice dev)
+int cm_drv_ctx_slot(CUcontext ctx)
 {
-	if (!cm_in_cuda)
-		cm_lib_forget_slot(cm_ctx_find_primary(dev));
+	return cm_in_cuda ? -1 : cm_ctx_find(ctx);
+}
+
+static int cm_drv_primary_slot(CUdevice dev)
+{
+	return cm_in_cuda ? -1 : cm_ctx_find_primary(dev);
+}
+
+CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	int slot = cm_drv_ctx_slot(ctx);
+	return cm_drv_ctx_gone(CM_DRV(cuCtxDestroy_v2, (ctx)), slot);
 }
 
 /* The _v2 names and the older ones (the same signature) alike. */
 CM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
-	cm_lib_primary_reset(dev);
-	return CM_DRV(cuDevicePrimaryCtxReset_v2, (dev));
+	int slot = cm_drv_primary_slot(dev);
+	return cm_drv_ctx_gone(CM_DRV(cuDevicePrimaryCtxReset_v2, (dev)), slot);
 }
 
 CM_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev)
 {
-	cm_lib_primary_reset(dev);
-	return CM_DRV(cuDevicePrimaryCtxReset, (dev));
+	int slot = cm_drv_primary_slot(dev);
+	return cm_drv_ctx_gone(CM_DRV(cuDevicePrimaryCtxReset, (dev)), slot);
 }
 
 /* The last release destroys the primary context. */
@@ -323,29 +350,38 @@ CM_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
 
 /* ---- queries answered with the block ---- */
 
-CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+void cm_drv_mem_info(size_t *free_bytes, size_t *total)
 {
 	cm_heap *h;
 	int slot;
-	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
-	if (r != CUDA_SUCCESS || cm_in_cuda || !free_bytes || !total || !(h = cm_lib_heap()) ||
-	    !cm_config_get()->memgetinfo_counts_cache || !cm_lib_device(&slot))
-		return r;
+	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
+		return;
 	cm_in_cuda++;
-	size_t idle = cm_idle_bytes(h, slot);
+	cm_mem_info_view(h, slot, free_bytes, total);
 	cm_in_cuda--;
-	*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
+}
+
+CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+{
+	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
+	if (r == CUDA_SUCCESS && free_bytes && total)
+		cm_drv_mem_info(free_bytes, total);
 	return r;
 }
 
-/* The block holding p, when p lies in a live block of the cache. */
-static bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
+/* Whether p lies in memory of the cache: info.base is then the start of
+ * the block the program holds there, or 0 where it holds none (freed,
+ * parked, never handed out, or past the size the program asked for),
+ * which the driver, asked without the cache, would not know. */
+bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
 {
 	cm_heap *h;
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return false;
 	cm_pointer_info(h, (uintptr_t)p, info);
-	return info->ours && info->base;
+	if (info->base && (uintptr_t)p - info->base >= info->requested)
+		info->base = 0; /* past the size asked: the driver would not know it */
+	return info->ours;
 }
 
 CM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p)
@@ -353,28 +389,33 @@ CM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUde
 	cm_ptr_info info;
 	if (!cm_drv_block_of(p, &info))
 		return CM_DRV(cuMemGetAddressRange_v2, (base, size, p));
+	if (!info.base)
+		return CUDA_ERROR_NOT_FOUND; /* the driver's answer for memory it does not know */
 	if (base)
 		*base = (CUdeviceptr)info.base;
 	if (size)
-		*size = info.size;
+		*size = info.requested;
 	return CUDA_SUCCESS;
 }
 
-/* The range attributes describe the block; the others are the segment's,
- * which the block shares. */
+/* The range attributes describe the block as the program asked for it;
+ * the others are the segment's, which the block shares. */
 static void cm_drv_block_attr(CUpointer_attribute a, void *data, const cm_ptr_info *info)
 {
 	if (a == CU_POINTER_ATTRIBUTE_RANGE_START_ADDR)
 		*(CUdeviceptr *)data = (CUdeviceptr)info->base;
 	else if (a == CU_POINTER_ATTRIBUTE_RANGE_SIZE)
-		*(size_t *)data = info->size;
+		*(size_t *)data = info->requested;
 }
 
 CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
 {
-	CUresult r = CM_DRV(cuPointerGetAttribute, (data, a, p));
 	cm_ptr_info info;
-	if (r == CUDA_SUCCESS && data && cm_drv_block_of(p, &info))
+	bool ours = cm_drv_block_of(p, &info);
+	if (ours && !info.base)
+		return CUDA_ERROR_INVALID_VALUE; /* as for memory the driver does not know */
+	CUresult r = CM_DRV(cuPointerGetAttribute, (data, a, p));
+	if (r == CUDA_SUCCESS && data && ours)
 		cm_drv_block_attr(a, data, &info);
 	return r;
 }
@@ -382,9 +423,16 @@ CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUde
 CM_EXPORT CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *a, void **data,
 					  CUdeviceptr p)
 {
-	CUresult r = CM_DRV(cuPointerGetAttributes, (n, a, data, p));
 	cm_ptr_info info;
-	if (r != CUDA_SUCCESS || !a || !data || !cm_drv_block_of(p, &info))
+	bool ours = cm_drv_block_of(p, &info);
+	if (ours && !info.base) {
+		/* The driver's answer for memory it does not know: a host stack
+		 * address is none of CUDA's. */
+		int not_cuda;
+		return CM_DRV(cuPointerGetAttributes, (n, a, data, (CUdeviceptr)(uintptr_t)&not_cuda));
+	}
+	CUresult r = CM_DRV(cuPointerGetAttributes, (n, a, data, p));
+	if (r != CUDA_SUCCESS || !a || !data || !ours)
 		return r;
 	for (unsigned i = 0; i < n; i++)
 		if (data[i])

@@ -32,5 +32,9 @@ extern const cm_hook_entry cm_submit_table[];
 extern const size_t cm_submit_count;
 extern const cm_hook_entry cm_driver_table[];
 extern const size_t cm_driver_count;
+extern const cm_hook_entry cm_driver_v1_table[]; /* the first ABI versions */
+extern const size_t cm_driver_v1_count;
+extern const cm_hook_entry cm_host_table[]; /* host_hooks.c */
+extern const size_t cm_host_count;
 
 #endif

@@ -49,7 +49,7 @@ CM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s);
 static atomic_uint cm_hook_resets;
 static __thread unsigned cm_hook_resets_seen __attribute__((tls_model("initial-exec")));
 
-static bool cm_hook_reset_seen(void)
+bool cm_hook_reset_seen(void)
 {
 	unsigned resets = atomic_load_explicit(&cm_hook_resets, memory_order_relaxed);
 	if (__builtin_expect(cm_hook_resets_seen == resets, 1))
@@ -71,6 +71,7 @@ CM_EXPORT cudaError_t cudaMalloc(void **p, size_t n)
 		return CM_REAL(cudaMalloc, (p, n));
 	if (!(h = cm_lib_heap()) || !cm_hook_reset_seen() || !cm_lib_device(&slot))
 		return CM_REAL_UNGUARDED(cudaMalloc, (p, n)); /* the runtime initializes */
+	cm_lib_saw(CM_LEVEL_RUNTIME);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
 	*p = (void *)out;
@@ -98,6 +99,7 @@ static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool
 	    !cm_lib_device(&slot))
 		return ptsz ? CM_REAL_UNGUARDED(cudaMallocAsync_ptsz, (p, n, s))
 			    : CM_REAL_UNGUARDED(cudaMallocAsync, (p, n, s));
+	cm_lib_saw(CM_LEVEL_RUNTIME);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream((CUstream)s, ptsz), &out);
 	*p = (void *)out;
@@ -141,10 +143,12 @@ CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s)
  * The driver hook then passes it through (the guard). */
 CM_EXPORT cudaError_t cudaDeviceReset(void)
 {
-	int slot;
-	if (!cm_in_cuda && cm_lib_heap() && cm_lib_device(&slot))
-		cm_lib_forget_slot(slot);
+	int slot = -1;
+	if (cm_in_cuda || !cm_lib_heap() || !cm_lib_device(&slot))
+		slot = -1;
 	cudaError_t err = CM_REAL(cudaDeviceReset, ());
+	if (err == cudaSuccess)
+		cm_lib_forget_slot(slot); /* only once the reset was accepted */
 	atomic_fetch_add(&cm_hook_resets, 1);
 	return err;
 }

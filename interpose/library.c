@@ -21,9 +21,12 @@ static pthread_mutex_t cm_lib_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static cm_backend cm_lib_backend;
 static atomic_int cm_lib_captures;
 
+static bool cm_lib_fork_child; /* reports nothing at exit: the parent does */
+
 static void cm_lib_forked_child(void)
 {
 	/* CUDA cannot be used in a forked child: forget, never free. */
+	cm_lib_fork_child = true;
 	atomic_store(&cm_lib_disabled, true);
 	atomic_store(&cm_lib_heap_ptr, NULL);
 }
@@ -124,6 +127,8 @@ static bool cm_lib_init_locked(void)
 	pthread_atfork(NULL, NULL, cm_lib_forked_child);
 	if (cfg->report_signal)
 		cm_lib_watch_signal(h, cfg->report_signal);
+	if (cfg->metrics_path[0])
+		cm_metrics_start(h, cfg->metrics_path, cfg->metrics_period);
 	atomic_store_explicit(&cm_lib_heap_ptr, h, memory_order_release);
 	return true;
 }
@@ -298,38 +303,90 @@ void cm_lib_capture_ended(void)
 
 /* ---- statistics at exit: no CUDA call here, the runtime may be gone ---- */
 
-static void cm_lib_write_json(cm_heap *h, const char *path)
+atomic_uint cm_lib_levels;
+
+static void cm_lib_print_levels(FILE *out, bool json)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	static const char *names[] = {"runtime", "driver", "lookups"};
+	unsigned levels = atomic_load(&cm_lib_levels);
+	const char *sep = "";
+	for (unsigned i = 0; i < 3; i++) {
+		if (levels & (1u << i)) {
+			fprintf(out, json ? "%s\"%s\"" : "%s%s", sep, names[i]);
+			sep = ", ";
+		}
+	}
+	if (!json && !levels)
+		fputs("none", out);
+}
+
+/* A process that used no device writes its report only where none is
+ * (O_EXCL), so that a shell or a tool started beside the program does not
+ * overwrite the program's statistics at a shared path. */
+static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
+{
+	int excl = h ? O_TRUNC : O_EXCL;
+	int fd = open(path, O_WRONLY | O_CREAT | excl | O_NOFOLLOW | O_CLOEXEC, 0644);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
-		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-			strerror(errno));
+		if (h || errno != EEXIST)
+			fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
+				strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-	cm_stats st;
-	cm_stats_get(h, -1, &st);
-	cm_stats_print_json(&st, f);
+	fprintf(f, "{\"pid\": %ld, \"loaded\": true, \"device_used\": %s, \"levels\": [",
+		(long)getpid(), h ? "true" : "false");
+	cm_lib_print_levels(f, true);
+	fputs("], ", f);
+	cm_stats_print_json_fields(st, f);
+	fputs("}\n", f);
 	if (fclose(f) != 0)
 		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
 			strerror(errno));
 }
 
+static void cm_lib_print_summary(cm_heap *h, const cm_stats *st)
+{
+	flockfile(stderr);
+	fprintf(stderr, "cachemalloc: pid %ld: ", (long)getpid());
+	if (h) {
+		cm_stats_print_summary(st, stderr);
+		fputs("; levels: ", stderr);
+		cm_lib_print_levels(stderr, false);
+		fputc('\n', stderr);
+	} else {
+		fputs("loaded; no CUDA device was used (no allocation reached the library)\n", stderr);
+	}
+	funlockfile(stderr);
+}
+
 __attribute__((destructor)) static void cm_lib_fini(void)
 {
 	cm_heap *h = atomic_load(&cm_lib_heap_ptr);
-	if (!h)
+	if (cm_lib_fork_child)
 		return;
 	const cm_config *cfg = cm_config_get();
-	if (cfg->stats == CM_STATS_EXIT) {
-		cm_stats st;
+	cm_stats st = {0};
+	if (h)
 		cm_stats_get(h, -1, &st);
-		cm_stats_print_text(&st, stderr);
+	if (cfg->stats == CM_STATS_EXIT) {
+		if (h)
+			cm_stats_print_text(&st, stderr);
+		else
+			fprintf(stderr, "cachemalloc statistics: none (pid %ld used no CUDA device)\n",
+				(long)getpid());
 	} else if (cfg->stats == CM_STATS_EXIT_JSON) {
-		cm_lib_write_json(h, cfg->stats_path);
+		cm_lib_write_json(h, &st, cfg->stats_path);
 	}
+	if (cfg->exit_summary)
+		cm_lib_print_summary(h, &st);
+	if (!h)
+		return;
+	if (cfg->metrics_path[0])
+		cm_metrics_write(h, cfg->metrics_path, stderr);
+	cm_eventlog_flush(h);
 	/* The heap is not destroyed: the driver frees device memory at exit,
 	 * and CUDA must not be called once the runtime unloads. */
 }

@@ -14,6 +14,23 @@
 #include "cachemalloc.h"
 #include "real.h"
 
+/* The levels at which the program's calls reached the library, for
+ * `cachemalloc check` and the exit reports: an allocation through the
+ * runtime's or the driver's entry points, a driver function handed out
+ * by dlsym or cuGetProcAddress. Set once per level (a relaxed load after). */
+enum { CM_LEVEL_RUNTIME = 1, CM_LEVEL_DRIVER = 2, CM_LEVEL_LOOKUP = 4 };
+extern atomic_uint cm_lib_levels;
+static inline void cm_lib_saw(unsigned level)
+{
+	if (!(atomic_load_explicit(&cm_lib_levels, memory_order_relaxed) & level))
+		atomic_fetch_or_explicit(&cm_lib_levels, level, memory_order_relaxed);
+}
+
+/* False once on each thread after a cudaDeviceReset (hooks.c): that
+ * thread's next runtime allocation goes to the runtime, which makes the
+ * new context. */
+bool cm_hook_reset_seen(void);
+
 /* The process heap, or NULL: pass everything through. */
 cm_heap *cm_lib_heap(void);
 
@@ -35,11 +52,10 @@ cm_status cm_lib_free(cm_heap *h, uintptr_t p);
  * when s is capturing. */
 cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz);
 
-/* The slot's context is about to be destroyed or reset: its cache is
- * forgotten without freeing, and the slot may serve another context
- * (driver_hooks.c). cm_lib_primary_reset: device dev's primary context. */
+/* The slot's context was destroyed or reset: its cache is forgotten
+ * without freeing, and the slot may serve another context
+ * (driver_hooks.c). Called only once the driver accepted the call. */
 void cm_lib_forget_slot(int slot);
-void cm_lib_primary_reset(CUdevice dev);
 
 /* The error a failed core call means to the program, left as the
  * runtime's last error too. */

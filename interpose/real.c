@@ -15,7 +15,10 @@ __thread int cm_in_cuda __attribute__((tls_model("initial-exec")));
 static _Atomic(cm_dlsym_fn) cm_real_dlsym_ptr;
 
 /* dlsym moved from libdl to libc in glibc 2.34; the older version node
- * is the one a libc before it has. */
+ * is the one a libc before it has. dlvsym never answers with an
+ * unversioned definition in an object that has version information, so
+ * another interposer's dlsym (HAMi-core's libvgpu.so) is never taken for
+ * glibc's, whatever the order (tests/integration/check_neighbours.py). */
 CM_NO_SANITIZE static cm_dlsym_fn cm_real_dlsym_find(void)
 {
 	cm_dlsym_fn f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
@@ -90,6 +93,7 @@ static void cm_real_resolve_once(void)
 #define CM_X(name, params) *(void **)&cm_real.name = cm_real_lookup(#name, runtime, version);
 	CM_REAL_FUNCS(CM_X)
 #undef CM_X
+	dlerror(); /* the functions the runtime lacks leave no error (lookup.c) */
 	cm_real_ok = cm_real.cudaMalloc && cm_real.cudaFree && cm_real.cudaGetLastError;
 }
 
@@ -109,13 +113,16 @@ bool cm_drv_resolve(void)
 	if (__builtin_expect(atomic_load_explicit(&cm_drv_lib, memory_order_acquire) != NULL, 1))
 		return true;
 	void *lib = dlopen("libcuda.so.1", RTLD_NOLOAD | RTLD_LAZY);
-	if (!lib)
+	if (!lib) {
+		dlerror(); /* not loaded yet: no error for the program to find */
 		return false;
+	}
 	pthread_mutex_lock(&cm_drv_lock);
 	if (!atomic_load(&cm_drv_lib)) {
 #define CM_X(name, params) *(void **)&cm_drv.name = cm_real_dlsym(lib, #name);
 		CM_DRV_FUNCS(CM_X)
 #undef CM_X
+		dlerror(); /* the functions this driver lacks leave no error */
 		atomic_store_explicit(&cm_drv_lib, lib, memory_order_release);
 	} else {
 		dlclose(lib);

@@ -39,7 +39,16 @@
 	X(cudaStreamSynchronize, (cudaStream_t s))                                         \
 	X(cudaStreamSynchronize_ptsz, (cudaStream_t s))                                    \
 	X(cudaDeviceSynchronize, (void))                                                   \
-	X(cudaGetLastError, (void))
+	X(cudaGetLastError, (void))                                                        \
+	CM_REAL_HOST_FUNCS(X)
+
+/* Pitched and pinned host allocation (host_hooks.c). */
+#define CM_REAL_HOST_FUNCS(X)                                                              \
+	X(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t h))                  \
+	X(cudaMalloc3D, (struct cudaPitchedPtr * pp, struct cudaExtent e))                 \
+	X(cudaMallocHost, (void **p, size_t n))                                            \
+	X(cudaHostAlloc, (void **p, size_t n, unsigned flags))                             \
+	X(cudaFreeHost, (void *p))
 
 typedef struct cm_real_table {
 #define CM_X(name, params) cudaError_t(*name) params;
@@ -115,7 +124,17 @@ typedef struct cm_real_table {
 	X(cuMemUnmap, (CUdeviceptr, size_t))                                                 \
 	X(cuMemSetAccess, (CUdeviceptr, size_t, const CUmemAccessDesc *, size_t))            \
 	X(cuMemGetAllocationGranularity, (size_t *, const CUmemAllocationProp *,            \
-					  CUmemAllocationGranularity_flags))
+					  CUmemAllocationGranularity_flags))                 \
+	CM_DRV_HOST_FUNCS(X)
+
+/* Pitched and pinned host allocation (host_hooks.c, backend_cuda.c). */
+#define CM_DRV_HOST_FUNCS(X)                                                               \
+	X(cuMemAllocPitch_v2, (CUdeviceptr * p, size_t *pitch, size_t w, size_t h, unsigned e)) \
+	X(cuMemAllocHost_v2, (void **p, size_t n))                                         \
+	X(cuMemHostAlloc, (void **p, size_t n, unsigned flags))                            \
+	X(cuMemFreeHost, (void *p))                                                        \
+	X(cuMemHostRegister_v2, (void *p, size_t n, unsigned flags))                       \
+	X(cuMemHostUnregister, (void *p))
 
 typedef struct cm_drv_table {
 #define CM_X(name, params) CUresult(*name) params;

@@ -13,7 +13,10 @@ classifies each function that touches a stream and writes
 docs/design.md, "Seeing every submission", gives the rules. A function that
 takes a stream (or a struct carrying one, or has a _ptsz/_ptds variant) and
 is neither SUBMIT, reviewed (interpose/submit_reviewed.txt) nor HAND_HOOKED
-makes the script fail.
+makes the script fail. So does an export of a hand-hooked name (one
+exported by interpose/cachemalloc.map, every ABI version and _ptsz variant
+of it: cuStreamBeginCapture, _ptsz, _v2, _v2_ptsz) without a hand-written
+hook, exported and in a lookup table (CM_HOOK... entries in interpose/).
 
     scripts/gen_submit_hooks.py [--cuda-include DIR] [--cc CC]   regenerate
     scripts/gen_submit_hooks.py --check ...                      compare only
@@ -31,6 +34,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_C = 'interpose/submit_hooks.c'
 OUT_MAP = 'interpose/submit_hooks.map'
 REVIEWED = 'interpose/submit_reviewed.txt'
+HAND_MAP = 'interpose/cachemalloc.map'
+# Hooked by the lookup wrappers themselves (interpose/lookup.c), not by a
+# table entry.
+LOOKUP_HOOKS = {'cuGetProcAddress', 'cuGetProcAddress_v2'}
 
 RUNS = [
     ('plain', []),
@@ -416,6 +423,43 @@ def classify(funcs, carrying, reviewed, cuda_h_text):
     return errors
 
 
+def read_hand_hooks():
+    """(exported cu* names of the hand list, names with a table entry)."""
+    with open(os.path.join(ROOT, HAND_MAP)) as f:
+        text = re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
+    glob = text.split('local:')[0]
+    exported = set(re.findall(r'^\s*(cu(?!da)\w+)\s*;', glob, re.M))
+    tables = set()
+    idir = os.path.join(ROOT, 'interpose')
+    for name in sorted(os.listdir(idir)):
+        if name.endswith('.c') and name != os.path.basename(OUT_C):
+            with open(os.path.join(idir, name)) as f:
+                tables |= set(re.findall(r'\bCM_HOOK\w*\(\s*(cu\w+)\s*,', f.read()))
+    return exported, tables
+
+
+def check_hand_versions(funcs, exported, tables):
+    """Every export of a hand-hooked cuGetProcAddress name has a hook: an
+    ABI version left to the driver is a call the cache never sees (a
+    capture begun through cuStreamBeginCapture, a stream destroyed through
+    cuStreamDestroy)."""
+    errors = []
+    hand = {lookup_name(n) for n in exported} | set(HAND_HOOKED)
+    for f in sorted(funcs.values(), key=lambda f: f.name):
+        if f.lookup not in hand:
+            continue
+        if f.name not in exported:
+            errors.append('%s: an ABI version of %s, which is hooked by hand, has no hook: '
+                          'hook it (interpose/driver_hooks*.c) and export it in %s'
+                          % (f.name, f.lookup, HAND_MAP))
+        elif f.name not in tables and f.name not in LOOKUP_HOOKS:
+            errors.append('%s: exported by %s but in no CM_HOOK table: dlsym and '
+                          'cuGetProcAddress would give the driver\'s' % (f.name, HAND_MAP))
+    for name in sorted(exported - set(funcs) - LOOKUP_HOOKS):
+        errors.append('%s exports %s, which cuda.h does not declare' % (HAND_MAP, name))
+    return errors
+
+
 def check_pfn(funcs, inc):
     """Each lookup name is a cuGetProcAddress name: cudaTypedefs.h has a
     PFN_<lookup>_v<version> for it."""
@@ -577,6 +621,7 @@ def analyse(cc, inc, extra=''):
     reviewed = read_reviewed(os.path.join(ROOT, REVIEWED))
     errors = classify(funcs, carrying, reviewed, cuda_h)
     errors += check_pfn(funcs, inc)
+    errors += check_hand_versions(funcs, *read_hand_hooks())
     return version, funcs, reviewed, errors
 
 
@@ -589,18 +634,21 @@ def self_test(cc, inc):
              'CUresult cuFrobAsync(CUfrob *f);\n'
              'CUresult cuMemFrob(int x);\n'
              'CUresult cuMemFrob_ptds(int x);\n'
-             'CUresult cuStreamQueryFrob_ptsz(CUstream hStream);\n')
+             'CUresult cuStreamQueryFrob_ptsz(CUstream hStream);\n'
+             'CUresult cuCtxDestroy_v9(CUcontext ctx);\n')
     _, _, _, errors = analyse(cc, inc, extra)
     errors = [e for e in errors if 'cudaTypedefs.h' not in e]  # the fakes have no PFN_
     expect = {'cuStreamFrobnicate', 'cuLaunchFrob', 'cuFrobAsync', 'cuStreamQueryFrob_ptsz'}
     named = {e.split('function ')[1].split('(')[0] for e in errors
              if e.startswith('unclassified stream-taking function ')}
     implicit_ok = not any('cuMemFrob' in e for e in errors)
-    if named != expect or len(errors) != len(expect) or not implicit_ok:
-        print('gen_submit_hooks: self-test: expected errors for %s, got:\n  %s'
+    versions = [e for e in errors if e.startswith('cuCtxDestroy_v9: an ABI version')]
+    if named != expect or len(errors) != len(expect) + 1 or not implicit_ok or not versions:
+        print('gen_submit_hooks: self-test: expected errors for %s and cuCtxDestroy_v9, got:\n  %s'
               % (', '.join(sorted(expect)), '\n  '.join(errors)), file=sys.stderr)
         return 1
-    print('gen_submit_hooks: self-test: %d unclassified functions refused' % len(expect))
+    print('gen_submit_hooks: self-test: %d unclassified functions and an unhooked ABI version '
+          'refused' % len(expect))
     return 0
 
 

@@ -15,6 +15,13 @@
  * or stream, an allocation the device refuses) are warnings with their line
  * number, and the replay goes on.
  *
+ * It also reads RMM's event log (logging_resource_adaptor's CSV, and
+ * cachemalloc's log:PATH), told by its header `Thread,Time,Action,Pointer,
+ * Size,Stream`: six fields, the pointer and the stream in hexadecimal
+ * (0x..., or "(nil)"/decimal), the actions allocate / free (also spelled
+ * deallocate, as RMM's documentation does) / allocate failure (ignored:
+ * the original program was refused it). Thread and Time are not used.
+ *
  * With --timeline FILE it also writes, after every operation, the CSV line
  * `op,live_bytes,reserved_bytes` (scripts/plot_timeline.py draws it).
  *
@@ -58,6 +65,7 @@ typedef struct replay {
 	uint64_t line, allocs, frees, ignored, unknown, errors, ooms;
 	uint64_t live_bytes, peak_live;
 	bool stopped;
+	bool rmm; /* the input is RMM's event log */
 	FILE *timeline; /* --timeline: one line per operation */
 } replay;
 
@@ -225,6 +233,22 @@ static void do_free(replay *r, uint64_t addr, uint64_t stream)
 	timeline_point(r);
 }
 
+/* A JSON string: quotes, backslashes and control bytes escaped. */
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -236,6 +260,7 @@ static double now_s(void)
 
 #define MAX_LINE 4096 /* an event line is at most 14 + 3 * 20 + 3 bytes */
 #define HEADER "action,addr,size,stream"
+#define RMM_HEADER "Thread,Time,Action,Pointer,Size,Stream"
 
 typedef struct reader {
 	gzFile in;
@@ -376,14 +401,92 @@ static bool parse_event(char *text, size_t len, event *ev, char *why, size_t why
 	return true;
 }
 
+/* A pointer of RMM's log: 0x-prefixed hexadecimal, "(nil)" (glibc's %p of
+ * NULL) or a decimal integer. */
+static bool parse_ptr(const char *s, uint64_t *out)
+{
+	if (!strcmp(s, "(nil)")) {
+		*out = 0;
+		return true;
+	}
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return parse_u64(s, out);
+	s += 2;
+	uint64_t v = 0;
+	int digits = 0;
+	for (; *s; s++, digits++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0'
+			: *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+			: *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		if (d < 0 || v >> 60)
+			return false;
+		v = v << 4 | (uint64_t)d;
+	}
+	*out = v;
+	return digits > 0;
+}
+
+/* An event line of RMM's log (six fields), mapped onto the trace's. */
+static bool parse_rmm_event(char *text, size_t len, event *ev, char *why, size_t whylen)
+{
+	static const char *const names[6] = {"Thread", "Time", "Action", "Pointer", "Size", "Stream"};
+	char *f[6], buf[40];
+	int n = 0;
+	if (memchr(text, '\0', len)) {
+		snprintf(why, whylen, "contains a NUL byte");
+		return false;
+	}
+	for (char *p = text;; p++) {
+		if (n == 6) {
+			snprintf(why, whylen, "more than 6 fields; expected " RMM_HEADER);
+			return false;
+		}
+		f[n++] = p;
+		p = strchr(p, ',');
+		if (!p)
+			break;
+		*p = '\0';
+	}
+	if (n < 6) {
+		snprintf(why, whylen, "%d field%s; expected 6: " RMM_HEADER, n, n == 1 ? "" : "s");
+		return false;
+	}
+	for (int i = 0; i < 6; i++) {
+		if (!*f[i]) {
+			snprintf(why, whylen, "%s is empty", names[i]);
+			return false;
+		}
+	}
+	if (!parse_ptr(f[3], &ev->addr) || !parse_u64(f[4], &ev->size) || !parse_ptr(f[5], &ev->stream)) {
+		int bad = !parse_ptr(f[3], &ev->addr) ? 3 : !parse_u64(f[4], &ev->size) ? 4 : 5;
+		snprintf(why, whylen, "%s '%s' is not %s", names[bad], shown(f[bad], strlen(f[bad]), buf),
+			 bad == 4 ? "a decimal integer" : "a pointer (0x followed by hexadecimal digits)");
+		return false;
+	}
+	const char *a = f[2];
+	if (!strcmp(a, "allocate"))
+		ev->action = "alloc";
+	else if (!strcmp(a, "free") || !strcmp(a, "deallocate"))
+		ev->action = "free_completed";
+	else if (!strcmp(a, "allocate failure"))
+		ev->action = "free_requested"; /* counted as ignored */
+	else
+		ev->action = "unknown";
+	if (ev->addr == 0 && strcmp(ev->action, "free_requested") != 0) {
+		snprintf(why, whylen, "Pointer is 0 for '%s'; expected a device address", shown(a, strlen(a), buf));
+		return false;
+	}
+	return true;
+}
+
 /* The header line, exactly, after an optional UTF-8 byte order mark. */
-static bool header_ok(const char *text, size_t len)
+static bool header_is(const char *text, size_t len, const char *header)
 {
 	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) {
 		text += 3;
 		len -= 3;
 	}
-	return len == strlen(HEADER) && !memcmp(text, HEADER, len);
+	return len == strlen(header) && !memcmp(text, header, len);
 }
 
 static void do_event(replay *r, const event *ev)
@@ -435,15 +538,16 @@ static bool replay_file(replay *r, gzFile in, const char *path)
 			return refuse(r, path, why);
 		}
 		if (r->line == 1) {
-			if (!header_ok(text, len)) {
-				snprintf(why, sizeof(why), "the header is '%s'; expected exactly " HEADER,
-					 shown(text, len, buf));
+			r->rmm = header_is(text, len, RMM_HEADER);
+			if (!r->rmm && !header_is(text, len, HEADER)) {
+				snprintf(why, sizeof(why), "the header is '%s'; expected exactly " HEADER
+					 " (or RMM's " RMM_HEADER ")", shown(text, len, buf));
 				return refuse(r, path, why);
 			}
 			continue;
 		}
 		event ev;
-		if (!parse_event(text, len, &ev, why, sizeof(why)))
+		if (!(r->rmm ? parse_rmm_event : parse_event)(text, len, &ev, why, sizeof(why)))
 			return refuse(r, path, why);
 		do_event(r, &ev);
 	}
@@ -546,6 +650,7 @@ int main(int argc, char **argv)
 	if (r.errors > MAX_ERRORS_SHOWN)
 		fprintf(stderr, "replay: %" PRIu64 " more warnings not shown\n", r.errors - MAX_ERRORS_SHOWN);
 	printf("trace            %s\n", path);
+	printf("configuration    %s\n", cm_config_text()[0] ? cm_config_text() : "(defaults)");
 	printf("lines            %" PRIu64 " (%" PRIu64 " allocs, %" PRIu64 " frees, %" PRIu64
 	       " ignored, %" PRIu64 " unknown, %" PRIu64 " with warnings)\n", r.line, r.allocs, r.frees,
 	       r.ignored, r.unknown, r.errors);
@@ -557,17 +662,22 @@ int main(int argc, char **argv)
 	printf("vmm maps/unmaps  %" PRIu64 " / %" PRIu64 " (stitches %" PRIu64 ", %.1f MiB stitched)\n",
 	       st.vmm_maps, st.vmm_unmaps, st.stitches, (double)st.stitched_bytes / 1048576.0);
 	printf("ops              %" PRIu64 ", %.0f ns per op\n", ops, ns_per_op);
-	if (json)
-		printf("{\"trace\": \"%s\", \"complete\": %s, \"peak_reserved_bytes\": %" PRIu64
+	if (json) {
+		fputs("{\"trace\": ", stdout);
+		json_string(path);
+		fputs(", \"conf\": ", stdout);
+		json_string(cm_config_text());
+		printf(", \"complete\": %s, \"peak_reserved_bytes\": %" PRIu64
 		       ", \"peak_allocated_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"raw_alloc_calls\": %"
 		       PRIu64 ", \"raw_free_calls\": %" PRIu64 ", \"fences\": %" PRIu64 ", \"vmm_maps\": %" PRIu64
 		       ", \"vmm_unmaps\": %" PRIu64 ", \"stitches\": %" PRIu64 ", \"stitched_bytes\": %" PRIu64
 		       ", \"ops\": %" PRIu64
 		       ", \"ns_per_op\": %.1f, \"unknown_actions\": %" PRIu64 ", \"bad_lines\": %" PRIu64
-		       ", \"failed_allocs\": %" PRIu64 "}\n", path, complete ? "true" : "false",
+		       ", \"failed_allocs\": %" PRIu64 "}\n", complete ? "true" : "false",
 		       st.peak_reserved_bytes, r.peak_live, ratio, st.raw_alloc_calls, st.raw_free_calls,
 		       st.fences, st.vmm_maps, st.vmm_unmaps, st.stitches, st.stitched_bytes, ops,
 		       ns_per_op, r.unknown, r.errors, r.ooms);
+	}
 	free(r.live.slots);
 	cm_heap_destroy(r.heap);
 	sim_destroy(r.sim);

@@ -266,6 +266,56 @@ static cm_status sim_be_vmm_set_access(void *ctx, int dev, uintptr_t va, size_t 
 					    .result = r, .ptr = va, .size = size });
 }
 
+/* Pinned host memory is plain host memory here. Its free waits for every
+ * device, as cudaFreeHost waits for the work that may use it. */
+static cm_status sim_be_host_alloc(void *ctx, int dev, size_t size, unsigned flags, uintptr_t *out)
+{
+	sim *s = ctx;
+	void *p = NULL;
+	cm_status r = sim_call_begin(s, SIM_HOST_ALLOC);
+
+	(void)flags;
+	if (r == CM_OK && posix_memalign(&p, 4096, size) != 0)
+		r = CM_ERR_OOM;
+	*out = (uintptr_t)p;
+	return sim_done(s, (sim_log_entry){ .call = SIM_HOST_ALLOC, .dev = dev, .result = r,
+					    .ptr = *out, .size = size });
+}
+
+static cm_status sim_be_host_free(void *ctx, int dev, uintptr_t ptr)
+{
+	sim *s = ctx;
+	cm_status r = sim_call_begin(s, SIM_HOST_FREE);
+
+	for (int i = 0; r == CM_OK && i < s->be.device_count; i++)
+		sim_device_sync(s, i);
+	if (r == CM_OK)
+		free((void *)ptr);
+	return sim_done(s, (sim_log_entry){ .call = SIM_HOST_FREE, .dev = dev, .result = r,
+					    .ptr = ptr });
+}
+
+static cm_status sim_be_host_register(void *ctx, int dev, uintptr_t ptr, size_t size,
+				      unsigned flags)
+{
+	sim *s = ctx;
+	(void)flags;
+	return sim_done(s, (sim_log_entry){ .call = SIM_HOST_REGISTER, .dev = dev,
+					    .result = sim_call_begin(s, SIM_HOST_REGISTER),
+					    .ptr = ptr, .size = size });
+}
+
+static cm_status sim_be_host_unregister(void *ctx, int dev, uintptr_t ptr)
+{
+	sim *s = ctx;
+	cm_status r = sim_call_begin(s, SIM_HOST_UNREGISTER);
+
+	for (int i = 0; r == CM_OK && i < s->be.device_count; i++)
+		sim_device_sync(s, i);
+	return sim_done(s, (sim_log_entry){ .call = SIM_HOST_UNREGISTER, .dev = dev,
+					    .result = r, .ptr = ptr });
+}
+
 static const cm_backend sim_backend_ops = {
 	.mem_alloc = sim_be_mem_alloc,
 	.mem_free = sim_be_mem_free,
@@ -287,6 +337,10 @@ static const cm_backend sim_backend_ops = {
 	.vmm_map = sim_be_vmm_map,
 	.vmm_unmap = sim_be_vmm_unmap,
 	.vmm_set_access = sim_be_vmm_set_access,
+	.host_alloc = sim_be_host_alloc,
+	.host_free = sim_be_host_free,
+	.host_register = sim_be_host_register,
+	.host_unregister = sim_be_host_unregister,
 };
 
 /* ---- life cycle -------------------------------------------------------- */

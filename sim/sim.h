@@ -46,6 +46,10 @@ typedef enum sim_call {
 	SIM_VMM_MAP,
 	SIM_VMM_UNMAP,
 	SIM_VMM_SET_ACCESS,
+	SIM_HOST_ALLOC,
+	SIM_HOST_FREE,
+	SIM_HOST_REGISTER,
+	SIM_HOST_UNREGISTER,
 	SIM_CALL_KINDS
 } sim_call;
 
@@ -102,6 +106,8 @@ size_t sim_call_count(sim *s, sim_call call); /* since creation */
 
 /* Is [va, va + n) mapped VMM memory with access set? */
 bool sim_vmm_accessible(sim *s, uintptr_t va, size_t n);
+/* The device whose physical memory is mapped at va, or -1 (not mapped). */
+int sim_vmm_device(sim *s, uintptr_t va);
 
 /* The VMM granularity (2 MiB), as cuMemGetAllocationGranularity: not in
  * the backend table (the core maps 2 MiB chunks), but logged and failing
@@ -110,5 +116,10 @@ cm_status sim_granularity(sim *s, int dev, size_t *out);
 
 /* Bytes of device memory in use (plain allocations plus VMM physical). */
 size_t sim_used_bytes(sim *s, int dev);
+
+/* Bytes of VMM physical memory of the device not yet given back: created
+ * and not destroyed, or destroyed but still mapped (CUDA frees a released
+ * handle's memory at its last unmap). */
+size_t sim_vmm_physical_bytes(sim *s, int dev);
 
 #endif

@@ -116,6 +116,7 @@ struct sim_dev {
 	/* Physical memory for the VMM (sim_vmm.c), under s->vmm_lock. */
 	int memfd;
 	sim_range phys;
+	size_t vmm_bytes; /* physical memory not yet released (created, or destroyed but mapped) */
 
 	/* Streams (sim_stream.c). */
 	pthread_mutex_t order_lock;

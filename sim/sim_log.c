@@ -33,6 +33,10 @@ static const char *const sim_call_names[SIM_CALL_KINDS] = {
 	[SIM_VMM_MAP] = "vmm_map",
 	[SIM_VMM_UNMAP] = "vmm_unmap",
 	[SIM_VMM_SET_ACCESS] = "vmm_set_access",
+	[SIM_HOST_ALLOC] = "host_alloc",
+	[SIM_HOST_FREE] = "host_free",
+	[SIM_HOST_REGISTER] = "host_register",
+	[SIM_HOST_UNREGISTER] = "host_unregister",
 };
 
 const char *sim_call_name(sim_call call)
@@ -72,7 +76,9 @@ cm_status sim_call_begin(sim *s, sim_call call)
 
 	if (at != n || !atomic_compare_exchange_strong(&s->fail_at[call], &at, 0))
 		return CM_OK;
-	return call == SIM_MEM_ALLOC || call == SIM_VMM_CREATE ? CM_ERR_OOM : CM_ERR_BACKEND;
+	return call == SIM_MEM_ALLOC || call == SIM_VMM_CREATE || call == SIM_HOST_ALLOC
+		       ? CM_ERR_OOM
+		       : CM_ERR_BACKEND;
 }
 
 void sim_log_add(sim *s, const sim_log_entry *e)

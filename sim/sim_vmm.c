@@ -15,7 +15,8 @@
  * Invariants, under vmm_lock: mappings never overlap and each lies inside
  * one reservation; a reservation's "mapped" is the bytes mapped inside it;
  * a handle's "maps" counts its mappings; s->phys holds exactly the handles
- * not yet destroyed.
+ * not yet destroyed; a device's vmm_bytes is the size of its handles not
+ * yet released (in s->phys, or destroyed and still mapped).
  */
 #include "sim_internal.h"
 
@@ -108,6 +109,17 @@ bool sim_vmm_accessible(sim *s, uintptr_t va, size_t n)
 	return ok;
 }
 
+int sim_vmm_device(sim *s, uintptr_t va)
+{
+	int dev = -1;
+	pthread_mutex_lock(&s->vmm_lock);
+	sim_map *m = (sim_map *)sim_treap_floor(&s->maps, va, 0);
+	if (m && va < m->va + m->size)
+		dev = m->ph->dev->index;
+	pthread_mutex_unlock(&s->vmm_lock);
+	return dev;
+}
+
 cm_status sim_vmm_granularity(sim *s, int dev, size_t *out)
 {
 	if (!sim_dev_at(s, dev) || !out)
@@ -197,6 +209,7 @@ static void sim_vmm_phys_release(sim_phys *ph)
 		  (off_t)ph->off, (off_t)ph->size);
 	sim_range_free(&d->phys, ph->off, &size, &lo, &hi);
 	sim_mem_uncharge(d, ph->size);
+	d->vmm_bytes -= ph->size;
 	free(ph);
 }
 
@@ -220,6 +233,7 @@ cm_status sim_vmm_create(sim *s, int dev, size_t size, cm_mem_handle *out)
 		ph->dev = d;
 		ph->size = size;
 		sim_treap_insert(&s->phys, &ph->node, ph->id, 0);
+		d->vmm_bytes += size;
 		*out = (cm_mem_handle)ph->id;
 	}
 	pthread_mutex_unlock(&s->vmm_lock);
@@ -249,6 +263,17 @@ cm_status sim_vmm_destroy(sim *s, int dev, cm_mem_handle h)
 	}
 	pthread_mutex_unlock(&s->vmm_lock);
 	return ph ? CM_OK : CM_ERR_INVALID;
+}
+
+size_t sim_vmm_physical_bytes(sim *s, int dev)
+{
+	sim_dev *d = sim_dev_at(s, dev);
+	if (!d)
+		return 0;
+	pthread_mutex_lock(&s->vmm_lock);
+	size_t n = d->vmm_bytes;
+	pthread_mutex_unlock(&s->vmm_lock);
+	return n;
 }
 
 /* Under vmm_lock, arguments checked. */

@@ -5,7 +5,8 @@
  *
  * Each figure is the median over 31 batches of the mean pair time in the
  * batch, after a warm-up batch. Last, the aggregate throughput of 1 to 16
- * threads doing 4 KiB pairs at once. Run: meson test -C build --benchmark -v
+ * threads doing 4 KiB pairs at once; then pinned host pairs (core/host.c)
+ * beside the device pair and glibc's. Run: meson test -C build --benchmark -v
  * or build/tests/bench_core directly.
  */
 #include <pthread.h>
@@ -118,6 +119,50 @@ static void format_size(size_t s, char *buf, size_t n)
 		snprintf(buf, n, "%zu B", s);
 }
 
+/* Pinned host pairs (core/host.c) on a heap that sees submissions, as the
+ * library's does: the device at rest, so each reuse is proven without a
+ * device call. Beside the device pair and glibc's, in the same run. */
+static double host_pair_ns(cm_heap *heap, size_t size)
+{
+	double v[BATCHES];
+	for (int b = -1; b < BATCHES; b++) {
+		long n = pairs_for(size);
+		double t0 = now_ns();
+		for (long i = 0; i < n; i++) {
+			uintptr_t p;
+			if (cm_host_alloc(heap, 0, size, 0, &p) != CM_OK || cm_host_free(heap, p) != CM_OK)
+				abort();
+		}
+		if (b >= 0)
+			v[b] = (now_ns() - t0) / (double)n;
+	}
+	qsort(v, BATCHES, sizeof(*v), cmp_double);
+	return v[BATCHES / 2];
+}
+
+static void host_pairs(sim *sm, cm_heap *heap)
+{
+	static const size_t hsizes[] = {4096, 1 << 20, 16 << 20, 256 << 20};
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	cm_heap *tracked;
+	if (cm_heap_create(sim_backend(sm), &cfg, &tracked) != CM_OK)
+		abort();
+	cm_heap_track_submissions(tracked);
+	printf("\npinned host pair (cm_host_alloc+cm_host_free), median ns per pair\n");
+	printf("%-9s %10s %12s %10s\n", "size", "pinned", "device pair", "glibc");
+	for (size_t i = 0; i < sizeof(hsizes) / sizeof(*hsizes); i++) {
+		bench dev = {heap, hsizes[i], false, 0}, libc = {heap, hsizes[i], true, 0};
+		double host = host_pair_ns(tracked, hsizes[i]);
+		measure(&dev, 1);
+		measure(&libc, 1);
+		char name[32];
+		format_size(hsizes[i], name, sizeof(name));
+		printf("%-9s %10.1f %12.1f %10.1f\n", name, host, dev.median_ns, libc.median_ns);
+	}
+	cm_heap_destroy(tracked);
+}
+
 int main(void)
 {
 	cm_config cfg;
@@ -156,6 +201,7 @@ int main(void)
 		printf("%3d threads %8.1f M pairs/s  %5.2fx one thread%s\n", n, rate / 1e6, rate / one,
 		       n > cores ? "  (more threads than cores)" : "");
 	}
+	host_pairs(sm, heap);
 	cm_heap_destroy(heap);
 	sim_destroy(sm);
 	return 0;

@@ -169,6 +169,9 @@ static const struct {
 	{ "release_threshold_mb", "unlimited" },
 	{ "garbage_collection_threshold", "0" },
 	{ "oom_snapshot", "none" },
+	{ "memory_limit_mb", "unlimited" },
+	{ "log", "none" },
+	{ "metrics", "none" },
 };
 
 static bool default_word_holds(const char *key, const cm_config *c)
@@ -187,6 +190,12 @@ static bool default_word_holds(const char *key, const cm_config *c)
 		return c->garbage_collection_threshold == 0.0;
 	if (!strcmp(key, "oom_snapshot"))
 		return c->oom_snapshot[0] == '\0';
+	if (!strcmp(key, "memory_limit_mb"))
+		return cm_config_memory_limit(c, 0) == SIZE_MAX && cm_config_memory_limit(c, 63) == SIZE_MAX;
+	if (!strcmp(key, "log"))
+		return c->log_path[0] == '\0';
+	if (!strcmp(key, "metrics"))
+		return c->metrics_path[0] == '\0';
 	return false;
 }
 
@@ -1107,6 +1116,111 @@ static void test_print_options(void **state)
 	free(out);
 }
 
+/* ---- the user's tools: output paths, metrics, log, memory_limit_mb ---- */
+
+static void test_path_expansion(void **state)
+{
+	cm_path_ids ids = { .pid = 4321, .host = "node7", .rank = "3" };
+	char out[CM_CONFIG_PATH_MAX], big[CM_CONFIG_PATH_MAX];
+	cm_config c;
+
+	(void)state;
+	assert_true(cm_config_expand_path("/tmp/s.%p.%h.%r.json", &ids, out));
+	assert_string_equal(out, "/tmp/s.4321.node7.3.json");
+	assert_true(cm_config_expand_path("100%%-%q-%", &ids, out));
+	assert_string_equal(out, "100%-%q-%");
+	/* Too long once expanded: refused, the output left off with one line. */
+	memset(big, 'a', sizeof big - 10);
+	strcpy(big + sizeof big - 10, "%h%h");
+	assert_false(cm_config_expand_path(big, &ids, out));
+	assert_string_equal(out, "");
+	parsed *p = parse("stats:exit-json:/tmp/%p.json,oom_snapshot:/o/%r,log:/l/%h,"
+			  "metrics:/m/%p.prom:5");
+	assert_clean(p);
+	c = p->cfg;
+	cm_config_expand_paths(&c, &ids, NULL);
+	assert_string_equal(c.stats_path, "/tmp/4321.json");
+	assert_string_equal(c.oom_snapshot, "/o/3");
+	assert_string_equal(c.log_path, "/l/node7");
+	assert_string_equal(c.metrics_path, "/m/4321.prom");
+	assert_int_equal(c.metrics_period, 5);
+	assert_int_equal(c.stats, CM_STATS_EXIT_JSON);
+	strcpy(c.stats_path, big);
+	cm_config_expand_paths(&c, &ids, NULL);
+	assert_int_equal(c.stats, CM_STATS_OFF);
+	done(p);
+}
+
+static void test_rank(void **state)
+{
+	char rank[24];
+	const char *none[4] = { NULL, NULL, NULL, NULL };
+	const char *slurm[4] = { NULL, NULL, NULL, "12" };
+	const char *first[4] = { "2", "5", NULL, "7" };
+	const char *junk[4] = { "", "x1", "4", NULL };
+
+	(void)state;
+	cm_config_rank(none, rank);
+	assert_string_equal(rank, "0");
+	cm_config_rank(slurm, rank);
+	assert_string_equal(rank, "12");
+	cm_config_rank(first, rank);
+	assert_string_equal(rank, "2");
+	cm_config_rank(junk, rank);
+	assert_string_equal(rank, "4");
+}
+
+static void test_metrics_and_log(void **state)
+{
+	parsed *p;
+
+	(void)state;
+	p = parse("metrics:/var/lib/node_exporter/cm.prom");
+	assert_clean(p);
+	assert_string_equal(p->cfg.metrics_path, "/var/lib/node_exporter/cm.prom");
+	assert_int_equal(p->cfg.metrics_period, CM_METRICS_PERIOD_DEFAULT);
+	done(p);
+	p = parse("metrics:/a:b/c.prom:60,log:/tmp/rmm.csv");
+	assert_clean(p);
+	assert_string_equal(p->cfg.metrics_path, "/a:b/c.prom");
+	assert_int_equal(p->cfg.metrics_period, 60);
+	assert_string_equal(p->cfg.log_path, "/tmp/rmm.csv");
+	done(p);
+	p = parse_one_bad("metrics:/tmp/m.prom:0", "metrics", "SECONDS out of range");
+	assert_string_equal(p->cfg.metrics_path, "");
+	done(p);
+	p = parse_one_bad("log:", "log", "empty value");
+	done(p);
+}
+
+static void test_memory_limit(void **state)
+{
+	parsed *p;
+
+	(void)state;
+	p = parse("memory_limit_mb:4096");
+	assert_clean(p);
+	assert_true(cm_config_memory_limit(&p->cfg, 0) == 4096 * MiB);
+	assert_true(cm_config_memory_limit(&p->cfg, 5) == 4096 * MiB);
+	assert_true(cm_config_memory_limit(&p->cfg, 1000) == 4096 * MiB);
+	done(p);
+	p = parse("memory_limit_mb:[0:1024, 3:2048],stats:exit");
+	assert_clean(p);
+	assert_true(cm_config_memory_limit(&p->cfg, 0) == 1024 * MiB);
+	assert_true(cm_config_memory_limit(&p->cfg, 1) == SIZE_MAX);
+	assert_true(cm_config_memory_limit(&p->cfg, 3) == 2048 * MiB);
+	assert_int_equal(p->cfg.stats, CM_STATS_EXIT);
+	done(p);
+	p = parse_one_bad("memory_limit_mb:[64:100]", "memory_limit_mb", "device index too large");
+	assert_true(cm_config_memory_limit(&p->cfg, 0) == SIZE_MAX);
+	done(p);
+	p = parse_one_bad("memory_limit_mb:0", "memory_limit_mb", "a limit of 0 MiB");
+	done(p);
+	p = parse_one_bad("memory_limit_mb:[0:10,1]", "memory_limit_mb", "without ':'");
+	assert_true(cm_config_memory_limit(&p->cfg, 0) == SIZE_MAX);
+	done(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1141,6 +1255,10 @@ int main(void)
 		cmocka_unit_test(test_secure),
 		cmocka_unit_test(test_get),
 		cmocka_unit_test(test_print_options),
+		cmocka_unit_test(test_path_expansion),
+		cmocka_unit_test(test_rank),
+		cmocka_unit_test(test_metrics_and_log),
+		cmocka_unit_test(test_memory_limit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

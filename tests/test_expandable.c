@@ -221,6 +221,124 @@ static void test_ladder_stitches(void **state)
 	fixture_close(&f);
 }
 
+/* Issue 14: a request larger than the device, or than its free memory and
+ * the idle cache together, fails at once: no ladder, nothing created,
+ * mapped or released (the cache keeps what it holds). In both modes. */
+static void hopeless_at_once(const char *conf)
+{
+	fixture f;
+	fixture_open(&f, 64 * MiB, conf);
+	uintptr_t held = fixture_malloc(&f, 16 * MiB), p = 0;
+	assert_int_equal(cm_free(f.heap, fixture_malloc(&f, 8 * MiB)), CM_OK);
+	cm_thread_flush(f.heap);
+	cm_stats before = stats(&f);
+	size_t used = sim_used_bytes(f.sim, 0);
+	sim_log_clear(f.sim);
+	/* 64 MiB total, 40 free, 8 idle in the cache. */
+	const size_t sizes[] = {128 * MiB, 65 * MiB, 50 * MiB, (size_t)64 << 40, SIZE_MAX - 4096};
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		assert_int_equal(cm_malloc(f.heap, 0, sizes[i], &p), CM_ERR_OOM);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.alloc_retries, before.alloc_retries);
+	assert_int_equal(st.reserved_bytes, before.reserved_bytes);
+	assert_int_equal(st.vmm_maps, before.vmm_maps);
+	assert_int_equal(st.stitch_unmaps, before.stitch_unmaps);
+	assert_int_equal(st.raw_alloc_calls, before.raw_alloc_calls);
+	assert_int_equal(fixture_logged(&f, SIM_VMM_CREATE) + fixture_logged(&f, SIM_MEM_ALLOC), 0);
+	assert_int_equal(sim_used_bytes(f.sim, 0), used);
+	fixture_check(&f);
+	/* Within free plus idle: served, after the ladder if need be. */
+	uintptr_t big = fixture_malloc(&f, 44 * MiB);
+	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	assert_int_equal(cm_free(f.heap, held), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_hopeless_at_once_plain(void **state)
+{
+	(void)state;
+	hopeless_at_once(NULL);
+}
+
+static void test_hopeless_at_once_expandable(void **state)
+{
+	(void)state;
+	hopeless_at_once("expandable_segments:True");
+}
+
+/* A growth that fails half way gives back the memory it created: the
+ * retry after it maps new memory, not chunks the failure kept (no stitch),
+ * and the device holds exactly what the cache reserves. */
+static void test_failed_growth_gives_back(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * MiB, "expandable_segments:True");
+	uintptr_t a = fixture_malloc(&f, 8 * MiB);
+	sim_fail_nth(f.sim, SIM_VMM_MAP, 3);
+	uintptr_t b = fixture_malloc(&f, 16 * MiB);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.alloc_retries, 1);
+	assert_int_equal(st.stitched_bytes, 0);
+	assert_int_equal(st.stitch_free_bytes, 0);
+	assert_int_equal(st.reserved_bytes, 24 * MiB);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
+	fixture_check(&f);
+	/* The same when the access call fails after all chunks are mapped. */
+	sim_fail_nth(f.sim, SIM_VMM_SET_ACCESS, 1);
+	uintptr_t c = fixture_malloc(&f, 40 * MiB);
+	st = stats(&f);
+	assert_int_equal(st.stitched_bytes, 0);
+	assert_int_equal(st.reserved_bytes, 64 * MiB);
+	assert_int_equal(sim_used_bytes(f.sim, 0), 64 * MiB);
+	fixture_check(&f);
+	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_close(&f);
+}
+
+/* The report tells what is held after a failed request (reserved no more
+ * than before, nothing kept, the device holding exactly what the cache
+ * reserves), and why it failed at once: more than the free memory and the
+ * cache together, so nothing was cut out, released or created. */
+static void test_report_after_failure(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 24 * MiB, "expandable_segments:True");
+	uintptr_t a[6], p = 0;
+	fragment(&f, CM_STREAM_LEGACY, a);
+	assert_int_equal(cm_free(f.heap, a[1]), CM_OK);
+	assert_int_equal(cm_free(f.heap, a[5]), CM_OK);
+	cm_thread_flush(f.heap);
+	fixture_device_sync(&f);
+	cm_stats before = stats(&f);
+	FILE *out = tmpfile();
+	assert_non_null(out);
+	cm_heap_set_report_stream(f.heap, out);
+	assert_int_equal(cm_malloc(f.heap, 0, 12 * MiB, &p), CM_ERR_OOM);
+	cm_stats st = stats(&f);
+	assert_true(st.reserved_bytes <= before.reserved_bytes);
+	assert_int_equal(st.stitch_free_bytes, 0);
+	assert_int_equal(sim_used_bytes(f.sim, 0), st.reserved_bytes);
+	char want[96], text[4096];
+	snprintf(want, sizeof(want), "%.2f MiB reserved but unallocated",
+		 (double)(st.reserved_bytes - st.allocated_bytes) / (double)MiB);
+	rewind(out);
+	size_t n = fread(text, 1, sizeof(text) - 1, out);
+	text[n] = '\0';
+	fclose(out);
+	cm_heap_set_report_stream(f.heap, NULL);
+	if (!strstr(text, want) || !strstr(text, "refused at once"))
+		fail_msg("report says:\n%s\nexpected \"%s\", refused at once", text, want);
+	fixture_check(&f);
+	for (int i = 0; i < 5; i++)
+		if (i != 1)
+			assert_int_equal(cm_free(f.heap, a[i]), CM_OK);
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +348,10 @@ int main(void)
 		cmocka_unit_test(test_stitch_fragmented),
 		cmocka_unit_test(test_stitch_waits_for_stream),
 		cmocka_unit_test(test_ladder_stitches),
+		cmocka_unit_test(test_hopeless_at_once_plain),
+		cmocka_unit_test(test_hopeless_at_once_expandable),
+		cmocka_unit_test(test_failed_growth_gives_back),
+		cmocka_unit_test(test_report_after_failure),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

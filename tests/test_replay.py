@@ -225,7 +225,7 @@ with tempfile.TemporaryDirectory() as d:
           j.get("peak_reserved_bytes"), f"timeline agrees with the summary: {rows} {j}")
     rc, _, err = replay(write(d, "tl2.csv", GOOD), "--timeline", os.path.join(d, "no", "t.csv"))
     check(rc != 0 and "cannot write" in err, f"unwritable timeline reported: {err}")
-    plotter = os.path.join(ROOT, "scripts", "plot_timeline.py")
+    plotter = os.path.join(ROOT, "python", "cachemalloc", "plot.py")
     for py in (sys.executable, "/usr/bin/python3"):
         if subprocess.run([py, "-c", "import matplotlib"], capture_output=True).returncode == 0:
             png = os.path.join(d, "t.png")

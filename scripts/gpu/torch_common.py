@@ -9,6 +9,9 @@
 - checksum(): float64 sum and SHA-256 of the bytes of a list of tensors.
 - finish(): the result as one JSON line on stdout ("RESULT_JSON {...}") and,
   with --out, in a file.
+- ProcMemSampler: for the two-GPU runs (ddp_train.py), the peak GPU memory
+  of one process on one device, from NVML's per-process figures;
+  multicast_off(): NVLink multicast off for NCCL, PyTorch and NVSHMEM.
 """
 import argparse
 import hashlib
@@ -89,6 +92,103 @@ class MemSampler:
                      peak_used_mib=round((int(out[0]) - self.baseline) / 2**20, 1),
                      nvml_samples=int(out[1]),
                      nvml_sample_interval_ms=round(1e3 * dt / max(1, int(out[1])), 3))
+        return r
+
+
+_PROC_SAMPLER = r"""
+import sys, threading, time
+try:
+    import pynvml
+    pynvml.nvmlInit()
+    h = pynvml.nvmlDeviceGetHandleByIndex(int(sys.argv[1]))
+    pid = int(sys.argv[2])
+    base = pynvml.nvmlDeviceGetMemoryInfo(h).used
+except Exception as e:
+    print("ERR", repr(e).replace("\n", " "), flush=True)
+    sys.exit(0)
+stop = threading.Event()
+def wait_for_eof():
+    sys.stdin.read()
+    stop.set()
+threading.Thread(target=wait_for_eof, daemon=True).start()
+print(base, flush=True)
+mine = alls = dev = n = matched = 0
+while not stop.is_set():
+    try:
+        procs = pynvml.nvmlDeviceGetComputeRunningProcesses(h)
+    except pynvml.NVMLError:
+        procs = []
+    used = [p.usedGpuMemory or 0 for p in procs if p.pid == pid]
+    if used:
+        matched = 1
+        mine = max(mine, used[0])
+    alls = max(alls, sum(p.usedGpuMemory or 0 for p in procs))
+    dev = max(dev, pynvml.nvmlDeviceGetMemoryInfo(h).used - base)
+    n += 1
+    time.sleep(0.002)
+print(mine, alls, dev, n, matched, flush=True)
+"""
+
+
+# NVLink multicast (NVLS) stays off on the lent machines: set for every
+# two-GPU program, whatever environment its launcher gave it.
+MULTICAST_OFF = {"NCCL_NVLS_ENABLE": "0", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1",
+                 "NVSHMEM_DISABLE_NVLS": "1"}
+
+
+def multicast_off():
+    os.environ.update(MULTICAST_OFF)
+
+
+def nvml_index(local_rank):
+    """The NVML index of CUDA device local_rank (NVML ignores CUDA_VISIBLE_DEVICES)."""
+    vis = [v for v in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if v.strip()]
+    if local_rank < len(vis) and vis[local_rank].strip().isdigit():
+        return int(vis[local_rank])
+    return local_rank
+
+
+class ProcMemSampler:
+    """The peak GPU memory of process pid on NVML device index, sampled every
+    ~2 ms by a side process: proc_peak_mib is NVML's figure for that process
+    (the whole process: its context, NCCL's buffers, every allocation), or,
+    where NVML reports other process ids (a container's pid namespace,
+    pid_matched false), the sum over the device's compute processes, which
+    with one rank per device is the same process. dev_peak_mib: the device's
+    used memory over the baseline before the process touched CUDA. Start it
+    before the first CUDA call; stop() returns a dict."""
+
+    def __init__(self, index, pid=None):
+        env = dict(os.environ)
+        env.pop("LD_PRELOAD", None)
+        self.error, self.p = None, None
+        try:
+            self.p = subprocess.Popen(
+                [sys.executable, "-c", _PROC_SAMPLER, str(index), str(pid or os.getpid())],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+            line = self.p.stdout.readline().strip()
+        except OSError as e:
+            line = "ERR " + repr(e)
+        if not line or line.startswith("ERR"):
+            self.error = line or "sampler died"
+
+    def stop(self):
+        r = {"nvml_error": self.error, "proc_peak_mib": None, "dev_peak_mib": None,
+             "pid_matched": None, "nvml_samples": 0}
+        if self.p is None:
+            return r
+        try:
+            self.p.stdin.close()
+            out = self.p.stdout.readline().split()
+            self.p.wait(timeout=10)
+        except Exception as e:  # noqa: BLE001 - report, never fail the run
+            r["nvml_error"] = repr(e)
+            return r
+        if self.error is None and len(out) == 5:
+            mine, alls, dev, n, matched = (int(v) for v in out)
+            r.update(proc_peak_mib=round((mine if matched else alls) / 2**20, 1),
+                     dev_peak_mib=round(dev / 2**20, 1), pid_matched=bool(matched),
+                     nvml_samples=n)
         return r
 
 

@@ -51,6 +51,7 @@
 struct fk fk = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.rlock = PTHREAD_MUTEX_INITIALIZER,
+	.vlock = PTHREAD_MUTEX_INITIALIZER,
 	.rwork = PTHREAD_COND_INITIALIZER,
 	.rdone = PTHREAD_COND_INITIALIZER,
 };
@@ -482,15 +483,19 @@ FK_API CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreatePara
 	return fk_ctx_create(pctx, flags, dev);
 }
 
-/* Is c a context this driver made and has not destroyed? (fk.lock held) */
-static bool fk_ctx_valid(CUcontext c)
+static bool fk_ctx_primary(CUcontext c)
 {
-	if (!c)
-		return false;
 	for (int d = 0; d < fk.ndev; d++)
 		if (c == &fk.prim[d])
-			return false; /* primary contexts are not destroyed */
-	return c->live;
+			return true;
+	return false;
+}
+
+/* Is c a created context this driver made and has not destroyed? (fk.lock
+ * held) */
+static bool fk_ctx_valid(CUcontext c)
+{
+	return c && !fk_ctx_primary(c) && c->live;
 }
 
 FK_API CUresult cuCtxDestroy_v2(CUcontext ctx)
@@ -501,8 +506,10 @@ FK_API CUresult cuCtxDestroy_v2(CUcontext ctx)
 	pthread_mutex_lock(&fk.lock);
 	bool ok = fk_ctx_valid(ctx);
 	pthread_mutex_unlock(&fk.lock);
+	/* The primary context is refused with INVALID_CONTEXT and stays usable
+	 * (scripts/gpu/probe_neighbours.c on an H200, CUDA 13.0, 2026-12-01). */
 	if (!ok)
-		return CUDA_ERROR_INVALID_VALUE;
+		return fk_ctx_primary(ctx) ? CUDA_ERROR_INVALID_CONTEXT : CUDA_ERROR_INVALID_VALUE;
 	fk_ctx_reset(ctx);
 	pthread_mutex_lock(&fk.lock);
 	ctx->live = false; /* the handle stays allocated: see struct CUctx_st */

@@ -20,7 +20,8 @@
  *   memset, host functions), synchronization;
  * - fakecu_exports.c: the exported ABI variants (_ptsz, _ptds, v1) and the
  *   private export table of the fake runtime;
- * - fakecu_procaddr.c: cuGetProcAddress and its table.
+ * - fakecu_procaddr.c: cuGetProcAddress and its table;
+ * - fakecu_peer.c: peer access between devices, peer copies.
  *
  * Memory model: a device pointer is a host address inside the sim's region.
  * The sim is created with four times the configured capacity as address
@@ -91,6 +92,8 @@ typedef struct fk_alloc {
 	CUcontext ctx;  /* the context it was allocated in */
 	fk_kind kind;
 	uint64_t cap_id; /* cuMemAllocAsync during a capture: that capture */
+	unsigned host_flags; /* FK_HOST: cuMemHostAlloc's flags */
+	bool registered;     /* FK_HOST: cuMemHostRegister'ed, not allocated */
 } fk_alloc;
 
 typedef enum fk_skind { FK_S_LEGACY, FK_S_PT, FK_S_USER } fk_skind;
@@ -179,6 +182,12 @@ struct fk {
 	uint64_t next_cap_id;
 	fk_graph *graphs;
 
+	/* VMM physical memory (fakecu_mem.c): vmm[dev] bytes of fk.used[dev]
+	 * are the sim's handles not yet released; vlock serializes the VMM
+	 * calls that change them (taken before fk.lock, held across the sim). */
+	pthread_mutex_t vlock;
+	size_t vmm[FK_MAX_DEVICES];
+
 	/* Deferred frees (cudaFreeAsync), in FIFO order. */
 	pthread_mutex_t rlock;
 	pthread_cond_t rwork, rdone;
@@ -212,7 +221,8 @@ CUresult fk_ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev);
 /* Looks up the allocation holding [p, p + n) (n = 0 counts as 1 byte).
  * Returns 1 and copies it, 0 if p is in none, -1 if p is in one but the
  * range runs past its end. Mapped VMM memory counts as a device allocation
- * of the current device (ptr and size: the range asked). */
+ * of the device whose physical memory is mapped there (ptr and size: the
+ * range asked). */
 int fk_lookup_range(const void *p, size_t n, fk_alloc *out);
 void fk_mem_reset_ctx(CUcontext ctx);
 CUresult fk_alloc_kind(size_t n, fk_kind kind, void **out);

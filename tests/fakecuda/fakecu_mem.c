@@ -11,8 +11,8 @@
  *
  * Capacity: fk.used[dev] counts each device allocation's size rounded as
  * the sim rounds it (512 bytes below 2 MiB, else 2 MiB) and never exceeds
- * fk.limit; cuMemGetInfo reports limit - used. VMM memory (cuMemCreate) is
- * the sim's, counted against the sim's larger address space only.
+ * fk.limit; cuMemGetInfo reports limit - used. VMM physical memory
+ * (cuMemCreate) counts in fk.used too, until the sim releases it.
  *
  * Semantics, as NVIDIA documents them: cuMemAlloc of 0 bytes is
  * CUDA_ERROR_INVALID_VALUE; out of memory is CUDA_ERROR_OUT_OF_MEMORY;
@@ -24,7 +24,9 @@
  * on an H200 through the runtime: an interior pointer succeeds).
  */
 #include "fakecu_internal.h"
+#include "fakecu_pitch.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,8 +101,9 @@ int fk_lookup_range(const void *p, size_t n, fk_alloc *out)
 	}
 	pthread_mutex_unlock(&fk.lock);
 	if (!found && p && sim_vmm_accessible(fk.s, (uintptr_t)p, n ? n : 1)) {
-		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1, .dev = fk_cur_dev(),
-				   .kind = FK_DEVICE };
+		int dev = sim_vmm_device(fk.s, (uintptr_t)p);
+		*out = (fk_alloc){ .ptr = (uintptr_t)p, .size = n ? n : 1,
+				   .dev = dev >= 0 ? dev : fk_cur_dev(), .kind = FK_DEVICE };
 		found = 1;
 	}
 	return found;
@@ -159,13 +162,13 @@ static CUresult fk_dev_alloc(int dev, size_t n, fk_kind kind, uint64_t cap_id, v
 	}
 }
 
-static CUresult fk_host_alloc(size_t size, void **out)
+static CUresult fk_host_alloc(size_t size, unsigned flags, void **out)
 {
 	void *p = NULL;
 	if (posix_memalign(&p, 4096, size) != 0)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	fk_alloc a = { .ptr = (uintptr_t)p, .size = size, .dev = fk_cur_dev(),
-		       .ctx = fk_cur_ctx(), .kind = FK_HOST };
+		       .ctx = fk_cur_ctx(), .kind = FK_HOST, .host_flags = flags };
 	pthread_mutex_lock(&fk.lock);
 	bool ok = fk_insert(&a);
 	pthread_mutex_unlock(&fk.lock);
@@ -187,7 +190,7 @@ CUresult fk_alloc_kind(size_t n, fk_kind kind, void **out)
 	if (r != CUDA_SUCCESS)
 		return r;
 	if (kind == FK_HOST)
-		return fk_host_alloc(n, out);
+		return fk_host_alloc(n, 0, out);
 	return fk_dev_alloc(fk_cur_dev(), n, kind, 0, out);
 }
 
@@ -217,7 +220,7 @@ static bool fk_take(uintptr_t p, bool host, fk_alloc *out)
 	bool found = false;
 	pthread_mutex_lock(&fk.lock);
 	size_t i = fk_exact(p);
-	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_HOST) == host) {
+	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_HOST) == host && !fk.allocs[i].registered) {
 		*out = fk.allocs[i];
 		fk_remove(i);
 		found = true;
@@ -263,6 +266,116 @@ FK_API CUresult cuMemFreeHost(void *p)
 	fk.be->device_synchronize(fk.be->ctx, a.dev);
 	free(p);
 	return CUDA_SUCCESS;
+}
+
+/* ---- pinned host memory with flags, registration, pitch ----------------- */
+
+#define FK_HOSTALLOC_FLAGS \
+	(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_WRITECOMBINED)
+#define FK_HOSTREGISTER_FLAGS (CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP)
+
+FK_API CUresult cuMemHostAlloc(void **pp, size_t bytesize, unsigned int Flags)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS && (!pp || bytesize == 0 || (Flags & ~FK_HOSTALLOC_FLAGS)))
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS)
+		r = fk_unsafe_check();
+	return r == CUDA_SUCCESS ? fk_host_alloc(bytesize, Flags, pp) : r;
+}
+
+/* The pinned allocation (not a registration) holding p. */
+static bool fk_host_of(const void *p, fk_alloc *a)
+{
+	return p && fk_lookup_range(p, 0, a) == 1 && a->kind == FK_HOST;
+}
+
+FK_API CUresult cuMemHostGetFlags(unsigned int *pFlags, void *p)
+{
+	CUresult r = fk_initialized();
+	fk_alloc a;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!pFlags || !fk_host_of(p, &a) || a.registered)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pFlags = a.host_flags;
+	return CUDA_SUCCESS;
+}
+
+/* Unified addressing: the device sees pinned memory at its host address;
+ * only mapped (or registered device-mapped) memory has one. */
+FK_API CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *pdptr, void *p, unsigned int Flags)
+{
+	CUresult r = fk_initialized();
+	fk_alloc a;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!pdptr || Flags || !fk_host_of(p, &a) || !(a.host_flags & CU_MEMHOSTALLOC_DEVICEMAP))
+		return CUDA_ERROR_INVALID_VALUE;
+	*pdptr = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+FK_API CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags)
+{
+	CUresult r = fk_begin();
+	fk_alloc a = { .ptr = (uintptr_t)p, .size = bytesize, .kind = FK_HOST, .registered = true };
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!p || bytesize == 0 || (Flags & ~FK_HOSTREGISTER_FLAGS))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (fk_lookup_range(p, bytesize, &(fk_alloc){0}) != 0)
+		return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+	a.dev = fk_cur_dev();
+	a.ctx = fk_cur_ctx();
+	a.host_flags = (Flags & CU_MEMHOSTREGISTER_DEVICEMAP) ? CU_MEMHOSTALLOC_DEVICEMAP : 0;
+	pthread_mutex_lock(&fk.lock);
+	bool ok = fk_insert(&a);
+	pthread_mutex_unlock(&fk.lock);
+	return ok ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+FK_API CUresult cuMemHostUnregister(void *p)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	bool found = false;
+	int dev = 0;
+	pthread_mutex_lock(&fk.lock);
+	size_t i = p ? fk_exact((uintptr_t)p) : SIZE_MAX;
+	if (i != SIZE_MAX && fk.allocs[i].kind == FK_HOST && fk.allocs[i].registered) {
+		dev = fk.allocs[i].dev;
+		fk_remove(i);
+		found = true;
+	}
+	pthread_mutex_unlock(&fk.lock);
+	if (!found)
+		return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+	fk.be->device_synchronize(fk.be->ctx, dev); /* as cuMemFreeHost */
+	return CUDA_SUCCESS;
+}
+
+/* The pitch the H200's driver returns (fakecu_pitch.h holds the measured
+ * table; the library's rule is core/pitch.c's). */
+FK_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
+				   size_t Height, unsigned int ElementSizeBytes)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!dptr || !pPitch || WidthInBytes == 0 || Height == 0 ||
+	    (ElementSizeBytes != 4 && ElementSizeBytes != 8 && ElementSizeBytes != 16))
+		return CUDA_ERROR_INVALID_VALUE;
+	size_t pitch = fk_pitch(WidthInBytes);
+	if (pitch < WidthInBytes || Height > SIZE_MAX / 2 / pitch)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if ((r = fk_unsafe_check()) != CUDA_SUCCESS)
+		return r;
+	r = fk_dev_alloc(fk_cur_dev(), pitch * Height, FK_DEVICE, 0, (void **)dptr);
+	if (r == CUDA_SUCCESS)
+		*pPitch = pitch;
+	return r;
 }
 
 /* ---- stream-ordered allocation ------------------------------------------ */
@@ -459,7 +572,7 @@ void fk_mem_reset_ctx(CUcontext ctx)
 		bool found = false;
 		pthread_mutex_lock(&fk.lock);
 		for (size_t i = 0; i < fk.nallocs; i++) {
-			if (fk.allocs[i].ctx == ctx && fk.allocs[i].kind != FK_HOST) {
+			if (fk.allocs[i].ctx == ctx) {
 				a = fk.allocs[i];
 				fk_remove(i);
 				found = true;
@@ -469,6 +582,15 @@ void fk_mem_reset_ctx(CUcontext ctx)
 		pthread_mutex_unlock(&fk.lock);
 		if (!found)
 			break;
+		/* Pinned memory goes with its context; registered memory is the
+		 * program's again (on an H200 cudaFreeHost of a pinned buffer
+		 * held across cudaDeviceReset answered cudaErrorInvalidValue:
+		 * scripts/gpu/probe_freehost.c, 2026-12-01). */
+		if (a.kind == FK_HOST) {
+			if (!a.registered)
+				free((void *)a.ptr);
+			continue;
+		}
 		fk.be->mem_free(fk.be->ctx, a.dev, a.ptr);
 		pthread_mutex_lock(&fk.lock);
 		fk.used[a.dev] -= a.charge;
@@ -476,11 +598,33 @@ void fk_mem_reset_ctx(CUcontext ctx)
 	}
 }
 
-/* ---- virtual memory management (the sim's, 2 MiB granularity) ----------- */
+/* ---- virtual memory management (the sim's, 2 MiB granularity) -----------
+ *
+ * As NVIDIA documents the VMM calls: sizes and addresses are multiples of
+ * the granularity (else CUDA_ERROR_INVALID_VALUE); cuMemCreate takes device
+ * memory, counted in cuMemGetInfo like cuMemAlloc's (CUDA_ERROR_OUT_OF_MEMORY
+ * past the capacity); cuMemMap maps a whole handle inside a reservation,
+ * with no access until cuMemSetAccess (read-write; other flags refused);
+ * cuMemUnmap takes whole mappings only; cuMemRelease of a mapped handle
+ * succeeds and its memory is freed at its last unmap, so it stays counted
+ * until then; cuMemAddressFree of a range still mapped is refused. */
 
 static CUresult fk_vmm_status(cm_status st)
 {
 	return fk_status(st, CUDA_ERROR_INVALID_VALUE);
+}
+
+/* vlock held: fk.used follows the sim's physical memory of each device
+ * (a release or an unmap may have freed some). */
+static void fk_vmm_settle(void)
+{
+	for (int d = 0; d < fk.ndev; d++) {
+		size_t now = sim_vmm_physical_bytes(fk.s, d);
+		pthread_mutex_lock(&fk.lock);
+		fk.used[d] -= fk.vmm[d] - now;
+		fk.vmm[d] = now;
+		pthread_mutex_unlock(&fk.lock);
+	}
 }
 
 /* The device a pinned device-memory property names, or -1. */
@@ -537,12 +681,23 @@ FK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
 	if (r != CUDA_SUCCESS)
 		return r;
 	int dev = fk_prop_dev(prop);
-	if (!handle || flags || dev < 0)
+	if (!handle || flags || dev < 0 || !size || size % FK_GRAN)
 		return CUDA_ERROR_INVALID_VALUE;
 	cm_mem_handle h = 0;
-	r = fk_vmm_status(fk.be->vmm_create(fk.be->ctx, dev, size, &h));
-	if (r == CUDA_SUCCESS)
+	pthread_mutex_lock(&fk.vlock);
+	pthread_mutex_lock(&fk.lock);
+	bool fits = size <= fk.limit - fk.used[dev];
+	pthread_mutex_unlock(&fk.lock);
+	r = fits ? fk_vmm_status(fk.be->vmm_create(fk.be->ctx, dev, size, &h))
+		 : CUDA_ERROR_OUT_OF_MEMORY;
+	if (r == CUDA_SUCCESS) {
+		pthread_mutex_lock(&fk.lock);
+		fk.used[dev] += size;
+		fk.vmm[dev] += size;
+		pthread_mutex_unlock(&fk.lock);
 		*handle = (CUmemGenericAllocationHandle)h;
+	}
+	pthread_mutex_unlock(&fk.vlock);
 	return r;
 }
 
@@ -552,10 +707,14 @@ FK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 	CUresult r = fk_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
-	for (int d = 0; d < fk.ndev; d++)
+	r = CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&fk.vlock);
+	for (int d = 0; d < fk.ndev && r != CUDA_SUCCESS; d++)
 		if (fk.be->vmm_destroy(fk.be->ctx, d, (cm_mem_handle)handle) == CM_OK)
-			return CUDA_SUCCESS;
-	return CUDA_ERROR_INVALID_VALUE;
+			r = CUDA_SUCCESS;
+	fk_vmm_settle();
+	pthread_mutex_unlock(&fk.vlock);
+	return r;
 }
 
 FK_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
@@ -578,7 +737,11 @@ FK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 	CUresult r = fk_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
-	return fk_vmm_status(fk.be->vmm_unmap(fk.be->ctx, fk_cur_dev(), (uintptr_t)ptr, size));
+	pthread_mutex_lock(&fk.vlock);
+	r = fk_vmm_status(fk.be->vmm_unmap(fk.be->ctx, fk_cur_dev(), (uintptr_t)ptr, size));
+	fk_vmm_settle();
+	pthread_mutex_unlock(&fk.vlock);
+	return r;
 }
 
 FK_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc,
@@ -589,10 +752,39 @@ FK_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDe
 		return r;
 	if (!desc || count == 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; i < count; i++)
+	for (size_t i = 0; i < count; i++) {
 		if (desc[i].location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
 		    desc[i].location.id < 0 || desc[i].location.id >= fk.ndev)
 			return CUDA_ERROR_INVALID_DEVICE;
+		if (desc[i].flags != CU_MEM_ACCESS_FLAGS_PROT_READWRITE)
+			return CUDA_ERROR_INVALID_VALUE; /* the sim has no read-only mapping */
+	}
 	return fk_vmm_status(fk.be->vmm_set_access(fk.be->ctx, desc[0].location.id,
 						   (uintptr_t)ptr, size));
+}
+
+/* ---- usage at exit (tests/integration/run_mode.py) -----------------------
+ *
+ * With FAKECUDA_USAGE_AT_EXIT=PATH, the device memory this process still
+ * holds at exit (fk.used, VMM physical memory included) is written to PATH
+ * as JSON, so that a test can compare it with what the cache says it
+ * reserves: memory the cache lost track of shows as a difference. Not in a
+ * fork child, nor before cuInit. */
+
+__attribute__((destructor)) static void fk_usage_at_exit(void)
+{
+	const char *path = secure_getenv("FAKECUDA_USAGE_AT_EXIT");
+	if (!path || !*path || fk_initialized() != CUDA_SUCCESS)
+		return;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return;
+	size_t used = 0, vmm = 0;
+	for (int d = 0; d < fk.ndev; d++) {
+		used += fk.used[d];
+		vmm += fk.vmm[d];
+	}
+	fprintf(f, "{\"used_bytes\": %zu, \"vmm_bytes\": %zu, \"pending_frees\": %s}\n", used, vmm,
+		fk_frees_pending() ? "true" : "false");
+	fclose(f);
 }

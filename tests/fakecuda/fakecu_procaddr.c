@@ -80,6 +80,12 @@ static const fk_proc fk_procs[] = {
 	P(cuMemGetAddressRange, cuMemGetAddressRange_v2, 3020),
 	P(cuMemAllocHost, cuMemAllocHost_v2, 3020),
 	P(cuMemFreeHost, cuMemFreeHost, 2000),
+	P(cuMemHostAlloc, cuMemHostAlloc, 2020),
+	P(cuMemHostGetFlags, cuMemHostGetFlags, 2030),
+	P(cuMemHostGetDevicePointer, cuMemHostGetDevicePointer_v2, 3020),
+	P(cuMemHostRegister, cuMemHostRegister_v2, 6050),
+	P(cuMemHostUnregister, cuMemHostUnregister, 4000),
+	P(cuMemAllocPitch, cuMemAllocPitch_v2, 3020),
 	P(cuMemAllocManaged, cuMemAllocManaged, 6000),
 	P(cuMemAllocAsync, cuMemAllocAsync, 11020),
 	T(cuMemAllocAsync, cuMemAllocAsync_ptsz, 11020),
@@ -155,6 +161,11 @@ static const fk_proc fk_procs[] = {
 	P(cuMemUnmap, cuMemUnmap, 10020),
 	P(cuMemSetAccess, cuMemSetAccess, 10020),
 	P(cuMemGetAllocationGranularity, cuMemGetAllocationGranularity, 10020),
+	P(cuDeviceCanAccessPeer, cuDeviceCanAccessPeer, 4000),
+	P(cuCtxEnablePeerAccess, cuCtxEnablePeerAccess, 4000),
+	P(cuCtxDisablePeerAccess, cuCtxDisablePeerAccess, 4000),
+	P(cuMemcpyPeer, cuMemcpyPeer, 4000),
+	P(cuMemcpyPeerAsync, cuMemcpyPeerAsync, 4000),
 };
 
 #undef P

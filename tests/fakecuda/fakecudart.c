@@ -1,5 +1,5 @@
 /* tests/fakecuda/fakecudart.c - the fake runtime's driver loading, errors,
- * contexts, devices and versions.
+ * contexts, devices, versions and peer access.
  *
  * Environment: FAKECUDA_REENTER=1 (see cudaMalloc in fakecudart_api.c),
  * read with secure_getenv; the driver reads its own (fakecu.c).
@@ -12,7 +12,9 @@
  * Contexts, as NVIDIA's runtime: a call that needs a context uses the
  * driver's current one; without one, the runtime retains the primary
  * context of the thread's device (once per device and process) and makes it
- * current. cudaSetDevice does so at once; cudaDeviceReset resets the
+ * current. cudaSetDevice does so at once; cudaDeviceEnablePeerAccess and
+ * cudaMemcpyPeer(Async) name devices, whose primary contexts they pass to
+ * the driver (cuCtxEnablePeerAccess, cuMemcpyPeer(Async)); cudaDeviceReset resets the
  * primary context (cuDevicePrimaryCtxReset), which stays retained, and
  * re-creates it at once (a retain, then a release: the driver re-creates a
  * reset primary context at its next retain), so that the threads it is
@@ -175,6 +177,8 @@ cudaError_t rt_ctx(void)
 	X(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, cudaErrorStreamCaptureImplicit)       \
 	X(CUDA_ERROR_CAPTURED_EVENT, cudaErrorCapturedEvent)                        \
 	X(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, cudaErrorStreamCaptureWrongThread) \
+	X(CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED, cudaErrorPeerAccessAlreadyEnabled) \
+	X(CUDA_ERROR_PEER_ACCESS_NOT_ENABLED, cudaErrorPeerAccessNotEnabled)         \
 	X(CUDA_ERROR_UNKNOWN, cudaErrorUnknown)
 
 #define RT_SAME(cu, rt) _Static_assert((int)cu == (int)rt, #cu " is not " #rt);
@@ -247,6 +251,8 @@ static const struct rt_errstr {
 				  "capturing stream"),
 	E(cudaErrorStreamCaptureWrongThread, "attempt to terminate a thread-local capture "
 					     "sequence from another thread"),
+	E(cudaErrorPeerAccessAlreadyEnabled, "peer access is already enabled"),
+	E(cudaErrorPeerAccessNotEnabled, "peer access has not been enabled"),
 	E(cudaErrorUnknown, "unknown error"),
 #undef E
 };
@@ -378,4 +384,64 @@ RT_API cudaError_t cudaDeviceReset(void)
 		atomic_fetch_add(&rt_resets, 1);
 	}
 	return r;
+}
+
+/* ---- peer access -------------------------------------------------------- */
+
+RT_API cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice)
+{
+	cudaError_t r = rt_init();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuDeviceCanAccessPeer[0](canAccessPeer, device, peerDevice));
+}
+
+/* The primary context of a device given by the caller, checked. */
+static cudaError_t rt_device_ctx(int dev, CUcontext *out)
+{
+	int n = 0;
+	cudaError_t r = rt_err(rt_cu.cuDeviceGetCount[0](&n));
+	if (r == cudaSuccess && (dev < 0 || dev >= n || dev >= RT_MAX_DEVICES))
+		r = cudaErrorInvalidDevice;
+	return r == cudaSuccess ? rt_primary_ctx(dev, out) : r;
+}
+
+RT_API cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags)
+{
+	CUcontext peer;
+	cudaError_t r = rt_ctx();
+	if (r == cudaSuccess)
+		r = rt_device_ctx(peerDevice, &peer);
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuCtxEnablePeerAccess[0](peer, flags));
+}
+
+static cudaError_t rt_memcpy_peer(void *dst, int dstDevice, const void *src, int srcDevice,
+				  size_t count, cudaStream_t stream, bool sync)
+{
+	CUcontext dc, sc;
+	cudaError_t r = rt_ctx();
+	if (r == cudaSuccess)
+		r = rt_device_ctx(dstDevice, &dc);
+	if (r == cudaSuccess)
+		r = rt_device_ctx(srcDevice, &sc);
+	if (r != cudaSuccess || count == 0)
+		return rt_ret(r);
+	CUdeviceptr d = (CUdeviceptr)(uintptr_t)dst, s = (CUdeviceptr)(uintptr_t)src;
+	if (sync)
+		return rt_call(rt_cu.cuMemcpyPeer[0](d, dc, s, sc, count));
+	return rt_call(rt_cu.cuMemcpyPeerAsync[0](d, dc, s, sc, count, stream));
+}
+
+RT_API cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice,
+				  size_t count)
+{
+	return rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, 0, true);
+}
+
+RT_API cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+				       size_t count, cudaStream_t stream)
+{
+	return rt_memcpy_peer(dst, dstDevice, src, srcDevice, count, stream, false);
 }

@@ -80,26 +80,44 @@ RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
 	return rt_call(rt_cu.cuMemAlloc[0]((CUdeviceptr *)devPtr, size));
 }
 
-RT_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+/* NVIDIA's runtime uses cuMemAllocPitch; a zero extent is NULL, with the
+ * driver's pitch. The element size is the largest the driver accepts. */
+static cudaError_t rt_pitch(void **devPtr, size_t *pitch, size_t width, size_t rows)
 {
-	const size_t quantum = 512; /* the sim's small-allocation alignment */
 	cudaError_t r = rt_ctx();
 	if (r != cudaSuccess)
 		return rt_ret(r);
 	if (!devPtr || !pitch)
 		return rt_ret(cudaErrorInvalidValue);
-	r = rt_err(rt_cu.ex->alloc_check());
-	if (r != cudaSuccess)
-		return rt_ret(r);
-	size_t p = (width + quantum - 1) & ~(quantum - 1);
-	if (p < width || (height && p > SIZE_MAX / height))
-		return rt_ret(cudaErrorMemoryAllocation);
-	*pitch = p;
-	if (p * height == 0) {
+	if (width == 0 || rows == 0) {
+		r = rt_err(rt_cu.ex->alloc_check());
+		if (r != cudaSuccess)
+			return rt_ret(r);
+		*pitch = (width + 511) & ~(size_t)511;
 		*devPtr = NULL;
 		return cudaSuccess;
 	}
-	return rt_call(rt_cu.ex->alloc_device(p * height, devPtr));
+	return rt_call(rt_cu.cuMemAllocPitch[0]((CUdeviceptr *)devPtr, pitch, width, rows, 16));
+}
+
+RT_API cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height)
+{
+	return rt_pitch(devPtr, pitch, width, height);
+}
+
+RT_API cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent)
+{
+	void *p = NULL;
+	size_t pitch = 0;
+	if (!pitchedDevPtr)
+		return rt_ret(cudaErrorInvalidValue);
+	if (extent.depth && extent.height > SIZE_MAX / extent.depth)
+		return rt_ret(cudaErrorMemoryAllocation);
+	cudaError_t r = rt_pitch(&p, &pitch, extent.width, extent.height * extent.depth);
+	if (r == cudaSuccess)
+		*pitchedDevPtr = (struct cudaPitchedPtr){ .ptr = p, .pitch = pitch,
+							  .xsize = extent.width, .ysize = extent.height };
+	return r;
 }
 
 RT_API cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags)
@@ -144,6 +162,50 @@ RT_API cudaError_t cudaFreeHost(void *ptr)
 	if (!ptr)
 		return cudaSuccess;
 	return rt_call(rt_cu.cuMemFreeHost[0](ptr));
+}
+
+RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	if (!pHost)
+		return rt_ret(cudaErrorInvalidValue);
+	if (size == 0)
+		return rt_alloc_none(pHost);
+	return rt_call(rt_cu.cuMemHostAlloc[0](pHost, size, flags));
+}
+
+RT_API cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemHostGetDevicePointer[0]((CUdeviceptr *)pDevice, pHost, flags));
+}
+
+RT_API cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemHostGetFlags[0](pFlags, pHost));
+}
+
+RT_API cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemHostRegister[0](ptr, size, flags));
+}
+
+RT_API cudaError_t cudaHostUnregister(void *ptr)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemHostUnregister[0](ptr));
 }
 
 static cudaError_t rt_malloc_async(void **devPtr, size_t size, cudaStream_t s, int pt)

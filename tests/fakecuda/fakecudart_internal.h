@@ -17,7 +17,8 @@
  * translation of CUresult to cudaError_t.
  *
  * Files: fakecudart.c (driver loading, errors, contexts, devices,
- * versions), fakecudart_api.c (memory, streams, events, capture).
+ * versions, peer access), fakecudart_api.c (memory, streams, events,
+ * capture).
  */
 #ifndef FAKECUDART_INTERNAL_H
 #define FAKECUDART_INTERNAL_H
@@ -55,7 +56,10 @@
 	X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) \
 	X(cuStreamIsCapturing) X(cuStreamBeginCapture) X(cuStreamEndCapture)           \
 	X(cuThreadExchangeStreamCaptureMode) X(cuGraphDestroy) X(cuEventCreate)        \
-	X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventDestroy)
+	X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventDestroy)        \
+	X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeer) X(cuMemcpyPeerAsync)    \
+	X(cuMemHostAlloc) X(cuMemHostGetFlags) X(cuMemHostGetDevicePointer)            \
+	X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemAllocPitch)
 
 /* rt_cu.name[0]: the legacy-stream function, [1]: the per-thread one (the
  * same where the driver has no per-thread variant). */

@@ -382,6 +382,61 @@ static void probe_vmm(void)
 	code("vmm.address-free", cuMemAddressFree(va, 2 * gran));
 }
 
+/* The VMM semantics the library's expandable segments rely on
+ * (interpose/vmm_cuda.c, fakecu_mem.c): peer queries, the granularity
+ * checks, bad ranges, access flags, and a released handle's memory staying
+ * taken until its last unmap (read in cuMemGetInfo, 32 MiB at a time so
+ * that other processes' noise does not decide). */
+static void probe_vmm_semantics(void)
+{
+	CUmemAllocationProp prop;
+	memset(&prop, 0, sizeof(prop));
+	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	prop.location.id = 0;
+	size_t gran = 0, f0 = 0, f1 = 0, f2 = 0, f3 = 0, total = 0;
+	const size_t n = 16;
+	CUdeviceptr va = 0, va2 = 0;
+	CUmemGenericAllocationHandle h = 0, h2 = 0;
+	int can = -1;
+	unsigned char host[64];
+
+	code("peer.self", cuDeviceCanAccessPeer(&can, 0, 0));
+	say("peer.self.value", "%d", can);
+	code("peer.bad-device", cuDeviceCanAccessPeer(&can, 0, 9999));
+	cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+	code("vmm.create.unaligned", cuMemCreate(&h2, gran + 4096, &prop, 0));
+	code("vmm.reserve.unaligned", cuMemAddressReserve(&va2, gran + 4096, 0, 0, 0));
+	cuMemGetInfo(&f0, &total);
+	code("vmm.create.over-total", cuMemCreate(&h2, (total / gran + 1) * gran * 2, &prop, 0));
+	code("vmm.reserve.n", cuMemAddressReserve(&va, (n + 1) * gran, 0, 0, 0));
+	code("vmm.create.n", cuMemCreate(&h, n * gran, &prop, 0));
+	cuMemGetInfo(&f1, &total);
+	yes("vmm.create.n.counted-in-mem-get-info", f0 >= f1 + n * gran);
+	code("vmm.map.unaligned", cuMemMap(va + 4096, n * gran, 0, h, 0));
+	code("vmm.map.past-reservation", cuMemMap(va + 2 * gran, n * gran, 0, h, 0));
+	code("vmm.map.n", cuMemMap(va, n * gran, 0, h, 0));
+	CUmemAccessDesc d;
+	memset(&d, 0, sizeof(d));
+	d.location = prop.location;
+	d.flags = (CUmemAccess_flags)0x7f;
+	code("vmm.set-access.bad-flags", cuMemSetAccess(va, n * gran, &d, 1));
+	d.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+	code("vmm.set-access.n", cuMemSetAccess(va, n * gran, &d, 1));
+	code("vmm.release-mapped", cuMemRelease(h));
+	cuMemGetInfo(&f2, &total);
+	yes("vmm.release-mapped.still-counted", f0 >= f2 + n * gran);
+	code("vmm.release-mapped.memset", cuMemsetD8(va, 0x24, n * gran));
+	memset(host, 0, sizeof(host));
+	cuMemcpyDtoH(host, va + n * gran - sizeof(host), sizeof(host));
+	yes("vmm.release-mapped.readback", host[0] == 0x24 && host[sizeof(host) - 1] == 0x24);
+	code("vmm.unmap.sub-range", cuMemUnmap(va, gran));
+	code("vmm.unmap.n", cuMemUnmap(va, n * gran));
+	cuMemGetInfo(&f3, &total);
+	yes("vmm.unmap.n.freed", f3 + n * gran / 2 > f0 && f3 + n * gran / 2 >= f1 + n * gran);
+	code("vmm.address-free.n", cuMemAddressFree(va, (n + 1) * gran));
+}
+
 /* ---- primary context reset and release ----------------------------------- */
 
 static void probe_reset(void)
@@ -398,6 +453,36 @@ static void probe_reset(void)
 	code("primary.release-last", cuDevicePrimaryCtxRelease(0));
 	cuDevicePrimaryCtxGetState(0, &flags, &active);
 	say("primary.active-after-release-last", "%d", active);
+}
+
+/* Whether cuMemCreate memory outlives its context: created in the primary
+ * context, which the last release then destroys (after probe_reset). The
+ * fake keeps it; where the driver does too, the expandable ranges the
+ * library forgets when a context ends leak (docs/design.md, section 6). */
+static void probe_vmm_context_end(void)
+{
+	CUmemAllocationProp prop;
+	memset(&prop, 0, sizeof(prop));
+	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+	prop.location.id = 0;
+	CUcontext c = NULL;
+	CUmemGenericAllocationHandle h = 0;
+	size_t gran = 0, f0 = 0, f1 = 0, total = 0;
+	const size_t n = 16;
+
+	cuDevicePrimaryCtxRetain(&c, 0);
+	cuCtxSetCurrent(c);
+	cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
+	code("vmm.context-end.create", cuMemCreate(&h, n * gran, &prop, 0));
+	cuMemGetInfo(&f0, &total);
+	cuDevicePrimaryCtxRelease(0);
+	cuDevicePrimaryCtxRetain(&c, 0);
+	cuCtxSetCurrent(c);
+	cuMemGetInfo(&f1, &total);
+	yes("vmm.context-end.memory-kept", f1 < f0 + n * gran / 2);
+	code("vmm.context-end.release", cuMemRelease(h));
+	cuDevicePrimaryCtxRelease(0);
 }
 
 /* ---- comparison ----------------------------------------------------------- */
@@ -418,6 +503,8 @@ int main(int argc, char **argv)
 	probe_memory();
 	probe_streams();
 	probe_vmm();
+	probe_vmm_semantics();
 	probe_reset();
+	probe_vmm_context_end();
 	return argc > 1 ? compare(argv[1]) : 0;
 }

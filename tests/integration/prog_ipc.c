@@ -6,13 +6,15 @@
  * from larger segments: a handle would map the whole segment, so the cache
  * refuses). The handle of the second of two 4 KiB allocations is asked
  * for and must succeed resp. be refused; the handle of a 64 MiB allocation
- * (a segment of its own) must succeed in both cases.
+ * (a segment of its own) must succeed in both cases; with
+ * "expect-refusal-all" (the cache under expandable_segments:True, whose
+ * blocks all share one range) it must be refused too.
  */
 #include "common.h"
 
 int main(int argc, char **argv)
 {
-	bool expect_success;
+	bool expect_success, big_refused = false;
 	void *a = NULL, *b = NULL, *big = NULL;
 	cudaIpcMemHandle_t h;
 
@@ -20,8 +22,11 @@ int main(int argc, char **argv)
 		expect_success = true;
 	} else if (argc == 2 && strcmp(argv[1], "expect-refusal") == 0) {
 		expect_success = false;
+	} else if (argc == 2 && strcmp(argv[1], "expect-refusal-all") == 0) {
+		expect_success = false;
+		big_refused = true;
 	} else {
-		printf("usage: %s expect-success|expect-refusal\n", argv[0]);
+		printf("usage: %s expect-success|expect-refusal|expect-refusal-all\n", argv[0]);
 		return 2;
 	}
 
@@ -39,9 +44,12 @@ int main(int argc, char **argv)
 	CHECK(cudaMalloc(&big, 64 * INTEG_MIB));
 	e = cudaIpcGetMemHandle(&h, big);
 	printf("ipc: handle of the 64 MiB block: %s\n", cudaGetErrorName(e));
-	if (e != cudaSuccess)
+	if (!big_refused && e != cudaSuccess)
 		FAIL("cudaIpcGetMemHandle(64 MiB block): expected cudaSuccess, got %s",
 		     cudaGetErrorName(e));
+	if (big_refused && e == cudaSuccess)
+		FAIL("cudaIpcGetMemHandle(64 MiB block): expected a refusal, got cudaSuccess");
+	(void)cudaGetLastError();
 
 	CHECK(cudaFree(a));
 	CHECK(cudaFree(b));

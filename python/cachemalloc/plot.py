@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Draws replay timelines (scripts/cachemalloc replay TRACE --timeline FILE):
+"""Draws replay timelines (cachemalloc replay TRACE --timeline FILE):
 reserved and live memory and fragmentation (1 - live / reserved) over the
 trace's operations, one line per mode.
 
-usage: plot_timeline.py OUT.png LABEL=TIMELINE.csv [LABEL=TIMELINE.csv ...]
+usage: plot.py OUT.png LABEL=TIMELINE.csv [LABEL=TIMELINE.csv ...]
 A TIMELINE without LABEL= is labelled with its file name. Needs matplotlib
-(Debian: python3-matplotlib; `scripts/cachemalloc plot` installs it).
+(Debian: python3-matplotlib). `cachemalloc plot` replays and draws in one go.
 """
 import csv
 import os
@@ -26,11 +26,20 @@ def read(path):
     return ops, live, reserved
 
 
-def main():
-    if len(sys.argv) < 3:
+def have_matplotlib():
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 2:
         sys.exit(__doc__.strip())
-    out, series = sys.argv[1], []
-    for arg in sys.argv[2:]:
+    out, series = argv[0], []
+    for arg in argv[1:]:
         label, sep, path = arg.partition("=")
         if not sep:
             label, path = os.path.basename(arg), arg
@@ -56,7 +65,8 @@ def main():
     bottom.legend(loc="upper left", fontsize="small")
     fig.tight_layout()
     fig.savefig(out, dpi=110)
-    print(f"plot_timeline: wrote {out} ({len(series)} modes)")
+    print(f"plot_timeline: wrote {out} ({len(series)} modes)", file=sys.stderr)
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Converts a PyTorch memory snapshot into an allocation trace for
-`cachemalloc replay`.
+`cachemalloc replay` (`cachemalloc convert`).
 
 The snapshot is the pickle torch.cuda.memory._dump_snapshot() writes (record
 the history from the start with torch.cuda.memory._record_memory_history()),
@@ -328,14 +328,14 @@ def _device(text):
     return n
 
 
-def main():
+def main(argv=None):
     ap = _Parser(description=__doc__.split("\n\n")[0],
                  epilog="Exit status: 0 written, 1 bad input or a failure to read or write "
                         "(one line on stderr, OUT untouched), 2 usage.")
     ap.add_argument("snapshot")
     ap.add_argument("out")
     ap.add_argument("--device", type=_device, default=0)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     stage = "read"
     try:
         snap = load(args.snapshot)

@@ -1,0 +1,145 @@
+/* interpose/driver_hooks_v1.c - the first ABI versions of the hand-hooked
+ * driver functions.
+ *
+ * The driver still exports the ABI a function had before its _v2 (CUDA 3.2
+ * made pointers and sizes 64-bit; 10.1 gave cuStreamBeginCapture a mode;
+ * 4.0 changed cuCtxDestroy and cuStreamDestroy), and an old binary, or a
+ * cuGetProcAddress for an old version, reaches it. Each is hooked like its
+ * current version, through the helpers of driver_hooks.h: a capture begun
+ * through cuStreamBeginCapture is counted, a stream destroyed through
+ * cuStreamDestroy records its tail, a context destroyed through
+ * cuCtxDestroy takes its cache along. The 32-bit memory functions cannot
+ * carry the cache's addresses: cuMemAlloc and cuMemAllocPitch go to the
+ * driver, cuMemFree of a pointer the cache does not own too; cuMemAllocHost
+ * (a 32-bit size, a full pointer) is served as cuMemAllocHost_v2. The generator's check
+ * (scripts/gen_submit_hooks.py --check) fails when an export of a
+ * hand-hooked name has no hook.
+ *
+ * The driver's functions are filled by the lookup wrappers from this
+ * file's table (cm_hook_entry.real), on first use.
+ */
+#define __CUDA_API_VERSION_INTERNAL 1 /* declares the first ABI versions */
+#include <cuda.h>
+
+#include "driver_hooks.h"
+#include "hook_entry.h"
+#include "library.h"
+
+#define CM_EXPORT __attribute__((visibility("default")))
+
+static struct {
+	void *cuMemAlloc, *cuMemFree, *cuMemGetInfo, *cuMemGetAddressRange;
+	void *cuMemAllocHost, *cuMemAllocPitch;
+	void *cuStreamDestroy, *cuStreamBeginCapture, *cuStreamBeginCapture_ptsz, *cuCtxDestroy;
+} cm_v1;
+
+/* The driver's function of this ABI, or NULL. */
+static void *cm_v1_real(void **slot)
+{
+	void *f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+	if (__builtin_expect(f == NULL, 0)) {
+		cm_submit_resolve();
+		f = __atomic_load_n(slot, __ATOMIC_RELAXED);
+	}
+	return f;
+}
+
+#define CM_V1(name, args)                                                          \
+	({                                                                         \
+		void *cm_f_ = cm_v1_real(&cm_v1.name);                             \
+		cm_f_ ? ((__typeof__(&name))cm_f_) args : CUDA_ERROR_NOT_INITIALIZED; \
+	})
+
+CM_EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *p, unsigned int n)
+{
+	return CM_V1(cuMemAlloc, (p, n)); /* 32 bits: never the cache's memory */
+}
+
+CM_EXPORT CUresult cuMemAllocPitch(CUdeviceptr_v1 *p, unsigned int *pitch, unsigned int width,
+				   unsigned int height, unsigned int element_size)
+{
+	return CM_V1(cuMemAllocPitch, (p, pitch, width, height, element_size));
+}
+
+CM_EXPORT CUresult cuMemAllocHost(void **p, unsigned int n)
+{
+	return cuMemAllocHost_v2(p, n); /* the library's hook (host_hooks.c) */
+}
+
+CM_EXPORT CUresult cuMemFree(CUdeviceptr_v1 p)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return CM_V1(cuMemFree, (p));
+	cm_status st = cm_lib_free(h, (uintptr_t)p);
+	if (st == CM_ERR_NOT_OURS)
+		return CM_V1(cuMemFree, (p));
+	return cm_lib_cu_fail(st);
+}
+
+CM_EXPORT CUresult cuMemGetInfo(unsigned int *free_bytes, unsigned int *total)
+{
+	CUresult r = CM_V1(cuMemGetInfo, (free_bytes, total));
+	if (r != CUDA_SUCCESS || !free_bytes || !total)
+		return r;
+	size_t f = *free_bytes, t = *total;
+	cm_drv_mem_info(&f, &t);
+	*free_bytes = (unsigned int)(f < *total ? f : *total);
+	*total = (unsigned int)(t < *total ? t : *total);
+	return r;
+}
+
+CM_EXPORT CUresult cuMemGetAddressRange(CUdeviceptr_v1 *base, unsigned int *size, CUdeviceptr_v1 p)
+{
+	cm_ptr_info info;
+	if (!cm_drv_block_of(p, &info))
+		return CM_V1(cuMemGetAddressRange, (base, size, p));
+	if (!info.base)
+		return CUDA_ERROR_NOT_FOUND;
+	if (base)
+		*base = (CUdeviceptr_v1)info.base;
+	if (size)
+		*size = (unsigned int)info.requested;
+	return CUDA_SUCCESS;
+}
+
+CM_EXPORT CUresult cuStreamDestroy(CUstream s)
+{
+	cm_drv_stream_destroying(s);
+	return CM_V1(cuStreamDestroy, (s));
+}
+
+CM_EXPORT CUresult cuStreamBeginCapture(CUstream s)
+{
+	cm_lib_capture_began();
+	return cm_drv_capture_begun(CM_V1(cuStreamBeginCapture, (s)));
+}
+
+CM_EXPORT CUresult cuStreamBeginCapture_ptsz(CUstream s)
+{
+	cm_lib_capture_began();
+	return cm_drv_capture_begun(CM_V1(cuStreamBeginCapture_ptsz, (s)));
+}
+
+CM_EXPORT CUresult cuCtxDestroy(CUcontext ctx)
+{
+	int slot = cm_drv_ctx_slot(ctx);
+	return cm_drv_ctx_gone(CM_V1(cuCtxDestroy, (ctx)), slot);
+}
+
+#define CM_HOOK_V1(sym, look, pt) \
+	{.symbol = #sym, .lookup = look, .ptsz = pt, .hook = (void *)sym, .real = &cm_v1.sym}
+
+const cm_hook_entry cm_driver_v1_table[] = {
+	CM_HOOK_V1(cuMemAlloc, "cuMemAlloc", false),
+	CM_HOOK_V1(cuMemFree, "cuMemFree", false),
+	CM_HOOK_V1(cuMemAllocPitch, "cuMemAllocPitch", false),
+	CM_HOOK_V1(cuMemAllocHost, "cuMemAllocHost", false),
+	CM_HOOK_V1(cuMemGetInfo, "cuMemGetInfo", false),
+	CM_HOOK_V1(cuMemGetAddressRange, "cuMemGetAddressRange", false),
+	CM_HOOK_V1(cuStreamDestroy, "cuStreamDestroy", false),
+	CM_HOOK_V1(cuStreamBeginCapture, "cuStreamBeginCapture", false),
+	CM_HOOK_V1(cuStreamBeginCapture_ptsz, "cuStreamBeginCapture", true),
+	CM_HOOK_V1(cuCtxDestroy, "cuCtxDestroy", false),
+};
+const size_t cm_driver_v1_count = sizeof(cm_driver_v1_table) / sizeof(cm_driver_v1_table[0]);

@@ -1,0 +1,131 @@
+/* interpose/host_hooks.c - pitched allocations and pinned host memory,
+ * at both levels (docs/design.md, "Pinned host memory and pitch").
+ *
+ * Pitched allocations (cudaMallocPitch, cudaMalloc3D, cuMemAllocPitch) are
+ * served by the device pools with the pitch the core's rule gives (the
+ * driver's, core/pitch.c) and freed by cudaFree / cuMemFree like any block.
+ * Pinned host memory (cudaMallocHost, cudaHostAlloc, cuMemAllocHost,
+ * cuMemHostAlloc; cudaFreeHost, cuMemFreeHost) comes from the core's host
+ * cache (core/host.c), a pool per context and flag combination. Queries
+ * (cudaHostGetDevicePointer, cuMemHostGetFlags, cudaPointerGetAttributes,
+ * cuPointerGetAttribute) and cudaHostRegister are not hooked: a cached
+ * block is one whole CUDA allocation with the flags asked for, so CUDA's
+ * own answer is the block's.
+ *
+ * Every hook has the one shape of hook_shape.h; the serving functions
+ * below translate arguments and flags and return CM_ERR_NOT_OURS for what
+ * CUDA must judge itself (no context yet, a null pointer, a zero size,
+ * flags the cache does not know). A runtime hook serves the request itself
+ * and raises the guard around any runtime call, so the driver hook the
+ * runtime reaches passes it through: one request enters the cache once.
+ */
+#include "hook_shape.h"
+#include "hook_entry.h"
+
+/* ---- pitched ---- */
+
+static cm_status cm_serve_pitch(cm_heap *h, bool runtime, uintptr_t *out, size_t *pitch,
+				size_t width, size_t height, size_t depth)
+{
+	int slot;
+	size_t p, bytes;
+	if (!out || !pitch || !cm_pitch_size(width, height, depth, &p, &bytes) ||
+	    (runtime && !cm_hook_reset_seen()) || !cm_lib_device(&slot))
+		return CM_ERR_NOT_OURS;
+	cm_status st = cm_lib_malloc(h, slot, bytes, false, 0, out);
+	if (st == CM_OK)
+		*pitch = p;
+	return st;
+}
+
+static cm_status cm_serve_rt_pitch(cm_heap *h, void **ptr, size_t *pitch, size_t w, size_t height)
+{
+	return cm_serve_pitch(h, true, (uintptr_t *)ptr, pitch, w, height, 1);
+}
+
+static cm_status cm_serve_rt_3d(cm_heap *h, struct cudaPitchedPtr *pp, struct cudaExtent e)
+{
+	uintptr_t out = 0;
+	size_t pitch = 0;
+	if (!pp)
+		return CM_ERR_NOT_OURS;
+	cm_status st = cm_serve_pitch(h, true, &out, &pitch, e.width, e.height, e.depth);
+	if (st == CM_OK)
+		*pp = (struct cudaPitchedPtr){.ptr = (void *)out, .pitch = pitch, .xsize = e.width, .ysize = e.height};
+	return st;
+}
+
+static cm_status cm_serve_drv_pitch(cm_heap *h, CUdeviceptr *ptr, size_t *pitch, size_t w,
+				    size_t height, unsigned element)
+{
+	_Static_assert(sizeof(CUdeviceptr) == sizeof(uintptr_t), "CUdeviceptr is an address");
+	if (!cm_pitch_element_ok(element))
+		return CM_ERR_NOT_OURS; /* the driver's CUDA_ERROR_INVALID_VALUE */
+	return cm_serve_pitch(h, false, (uintptr_t *)ptr, pitch, w, height, 1);
+}
+
+CM_RUNTIME_HOOK(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t height),
+		(p, pitch, w, height), cm_serve_rt_pitch(h, p, pitch, w, height))
+CM_RUNTIME_HOOK(cudaMalloc3D, (struct cudaPitchedPtr *pp, struct cudaExtent e), (pp, e),
+		cm_serve_rt_3d(h, pp, e))
+CM_DRIVER_HOOK(cuMemAllocPitch_v2,
+	       (CUdeviceptr *p, size_t *pitch, size_t w, size_t height, unsigned element),
+	       (p, pitch, w, height, element), cm_serve_drv_pitch(h, p, pitch, w, height, element))
+
+/* ---- pinned host memory ---- */
+
+/* The core's flags for cudaHostAlloc / cuMemHostAlloc flags (the same bits
+ * at both levels), or false for bits the cache leaves to CUDA. */
+static bool cm_host_flags(unsigned cuda_flags, unsigned *out)
+{
+	_Static_assert(cudaHostAllocPortable == CU_MEMHOSTALLOC_PORTABLE &&
+			       cudaHostAllocMapped == CU_MEMHOSTALLOC_DEVICEMAP &&
+			       cudaHostAllocWriteCombined == CU_MEMHOSTALLOC_WRITECOMBINED,
+		       "the runtime's and the driver's host flags agree");
+	const unsigned known = CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP |
+			       CU_MEMHOSTALLOC_WRITECOMBINED;
+	if (cuda_flags & ~known)
+		return false;
+	*out = ((cuda_flags & CU_MEMHOSTALLOC_PORTABLE) ? CM_HOST_PORTABLE : 0) |
+	       ((cuda_flags & CU_MEMHOSTALLOC_DEVICEMAP) ? CM_HOST_MAPPED : 0) |
+	       ((cuda_flags & CU_MEMHOSTALLOC_WRITECOMBINED) ? CM_HOST_WRITE_COMBINED : 0);
+	return true;
+}
+
+static cm_status cm_serve_host_alloc(cm_heap *h, bool runtime, void **p, size_t n,
+				     unsigned cuda_flags)
+{
+	int slot;
+	unsigned flags;
+	uintptr_t out;
+	if (!p || !n || !cm_host_flags(cuda_flags, &flags) || (runtime && !cm_hook_reset_seen()) ||
+	    !cm_lib_device(&slot))
+		return CM_ERR_NOT_OURS;
+	cm_status st = cm_host_alloc(h, slot, n, flags, &out);
+	if (st == CM_OK)
+		*p = (void *)out;
+	return st;
+}
+
+CM_RUNTIME_HOOK(cudaMallocHost, (void **p, size_t n), (p, n), cm_serve_host_alloc(h, true, p, n, 0))
+CM_RUNTIME_HOOK(cudaHostAlloc, (void **p, size_t n, unsigned flags), (p, n, flags),
+		cm_serve_host_alloc(h, true, p, n, flags))
+CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_host_free(h, (uintptr_t)p))
+CM_DRIVER_HOOK(cuMemAllocHost_v2, (void **p, size_t n), (p, n),
+	       cm_serve_host_alloc(h, false, p, n, 0))
+CM_DRIVER_HOOK(cuMemHostAlloc, (void **p, size_t n, unsigned flags), (p, n, flags),
+	       cm_serve_host_alloc(h, false, p, n, flags))
+CM_DRIVER_HOOK(cuMemFreeHost, (void *p), (p), cm_host_free(h, (uintptr_t)p))
+
+/* ---- the table the lookup wrappers substitute from (lookup.c) ---- */
+
+#define CM_HOOK_HOST(sym, look) \
+	{.symbol = #sym, .lookup = look, .ptsz = false, .hook = (void *)sym, .real = NULL}
+
+const cm_hook_entry cm_host_table[] = {
+	CM_HOOK_HOST(cuMemAllocPitch_v2, "cuMemAllocPitch"),
+	CM_HOOK_HOST(cuMemAllocHost_v2, "cuMemAllocHost"),
+	CM_HOOK_HOST(cuMemHostAlloc, "cuMemHostAlloc"),
+	CM_HOOK_HOST(cuMemFreeHost, "cuMemFreeHost"),
+};
+const size_t cm_host_count = sizeof(cm_host_table) / sizeof(cm_host_table[0]);

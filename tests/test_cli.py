@@ -1,0 +1,132 @@
+"""The command `cachemalloc` (python/cachemalloc/cli.py) from the source
+tree on this build: every subcommand answers --help and is in the manual
+page; replay honours CACHEMALLOC_CONF with --conf over it, says which
+configuration it used and writes valid JSON whatever the path; check on a
+CUDA program, on /bin/true, on a static executable and on a failing
+program (the exit status is the program's), with its hints.
+usage: test_cli.py BUILD_DIR SOURCE_DIR MAN_PAGE"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BUILD, SRC, MAN = sys.argv[1], sys.argv[2], sys.argv[3]
+COMMANDS = ("run", "check", "replay", "plot", "convert", "options", "demo", "library")
+failures = 0
+
+
+def check(cond, what, detail=""):
+    global failures
+    if not cond:
+        failures += 1
+        print(f"FAIL: {what}" + (f"\n{detail}" if detail else ""))
+
+
+def tool(*args, env=None, conf=None):
+    e = dict(os.environ, PYTHONPATH=os.path.join(SRC, "python"), CACHEMALLOC_BUILD_DIR=BUILD,
+             ASAN_OPTIONS="verify_asan_link_order=0")
+    e.pop("CACHEMALLOC_CONF", None)
+    if conf is not None:
+        e["CACHEMALLOC_CONF"] = conf
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-m", "cachemalloc", *args], capture_output=True, text=True,
+                          env=e, timeout=120)
+
+
+man = open(MAN).read()
+top = tool("--help")
+version = tool("--version").stdout.strip()
+check(f'"{version}"' in man.splitlines()[0], f"the manual page names {version}", man.splitlines()[0])
+for c in COMMANDS:
+    p = tool(c, "--help")
+    check(p.returncode == 0 and "usage: cachemalloc " + c in p.stdout, f"{c} --help", p.stdout + p.stderr)
+    check(f".SS {c}\n" in man, f"the manual page has a section for {c}")
+    check(c in top.stdout, f"cachemalloc --help lists {c}")
+
+with tempfile.TemporaryDirectory() as d:
+    trace = os.path.join(d, 'a "quoted" \\ name.csv')
+    with open(trace, "w") as f:
+        f.write("action,addr,size,stream\n")
+        for i in range(40):
+            f.write(f"alloc,{4096 + i * 8192},{(i % 7 + 1) << 21},0\n")
+        for i in range(40):
+            f.write(f"free_completed,{4096 + i * 8192},{(i % 7 + 1) << 21},0\n")
+
+    def replay(conf=None, *more):
+        p = tool("replay", trace, "--json", *more, conf=conf)
+        try:
+            return p, json.loads(p.stdout.strip().splitlines()[-1])
+        except (ValueError, IndexError):
+            check(False, "replay --json prints valid JSON", p.stdout + p.stderr)
+            return p, {}
+
+    p, j = replay("expandable_segments:True")
+    check(j.get("trace") == trace, f"JSON keeps the path with quotes and a backslash: {j.get('trace')!r}")
+    check(j.get("conf") == "expandable_segments:True" and j.get("vmm_maps", 0) > 0,
+          "replay honours CACHEMALLOC_CONF", str(j))
+    check("configuration    expandable_segments:True" in p.stdout, "replay prints the configuration", p.stdout)
+    p, j = replay("expandable_segments:True", "--conf", "expandable_segments:False")
+    check(j.get("conf") == "expandable_segments:True,expandable_segments:False" and j.get("vmm_maps") == 0,
+          "--conf comes after CACHEMALLOC_CONF and wins", str(j))
+
+    prog = os.path.join(BUILD, "tests", "integration", "prog_single_stream")
+    if os.path.exists(os.path.join(BUILD, "interpose", "libcachemalloc.so")):
+        p = tool("check", "--", prog)
+        check(p.returncode == 0 and "was loaded in 1 process;" in p.stderr and
+              re.search(r"allocations served: 20000 \(cache hits \d+", p.stderr) and
+              "levels seen: runtime" in p.stderr, "check on a CUDA program", p.stderr)
+        p = tool("check", "--", "/bin/true")
+        check(p.returncode == 0 and "0 used a CUDA device" in p.stderr, "check on /bin/true: loaded, no device",
+              p.stderr)
+        p = tool("check", "--", "/bin/sh", "-c", "exit 3")
+        check(p.returncode == 3, f"check exits with the program's status (3): {p.returncode}", p.stderr)
+        p = tool("check", "--", "python3", "-c", "pass", env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"})
+        check("PYTORCH_NO_CUDA_MEMORY_CACHING=1" in p.stderr and "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+              "is not read" in p.stderr, "check's PyTorch hints", p.stderr)
+        src = os.path.join(d, "st.c")
+        open(src, "w").write("int main(void) { return 4; }\n")
+        static = os.path.join(d, "st")
+        if subprocess.run(["cc", "-static", "-o", static, src], capture_output=True).returncode == 0:
+            p = tool("check", "--", static)
+            check(p.returncode == 4 and "NOT loaded" in p.stderr and "is a static executable" in p.stderr,
+                  "check on a static executable", p.stderr)
+        else:
+            print("no static libc here: the static executable case is skipped")
+    # plot with the first interpreter that has matplotlib (Debian's python3-matplotlib serves
+    # /usr/bin/python3): two modes by default, each replay's report in the JSON.
+    for py in (sys.executable, "/usr/bin/python3"):
+        if subprocess.run([py, "-c", "import matplotlib"], capture_output=True).returncode == 0:
+            png = os.path.join(d, "t.png")
+            e = dict(os.environ, PYTHONPATH=os.path.join(SRC, "python"), CACHEMALLOC_BUILD_DIR=BUILD)
+            e.pop("CACHEMALLOC_CONF", None)
+            p = subprocess.run([py, "-m", "cachemalloc", "plot", trace, png, "--json"], capture_output=True,
+                               text=True, env=e, timeout=120)
+            try:
+                j = json.loads(p.stdout.strip().splitlines()[-1])
+            except (ValueError, IndexError):
+                j = {}
+            check(p.returncode == 0 and os.path.getsize(png) > 1000 and
+                  [r["conf"] for r in j.get("replays", [])] == ["", "expandable_segments:True"] and
+                  "plot: configuration expandable_segments:True" in p.stderr, "plot", p.stdout + p.stderr)
+            break
+    else:
+        print("no python with matplotlib: plot is not run")
+    # Another preload that exports dlsym is named (read from its dynamic symbols).
+    src = os.path.join(d, "other.c")
+    open(src, "w").write("void *dlsym(void *h, const char *n) { (void)h; (void)n; return 0; }\n")
+    other = os.path.join(d, "libother.so")
+    if subprocess.run(["cc", "-shared", "-fPIC", "-o", other, src], capture_output=True).returncode == 0:
+        sys.path.insert(0, os.path.join(SRC, "python"))
+        from cachemalloc.check import loader_problems
+        problems, warnings = loader_problems("/bin/true", {"LD_PRELOAD": f"/ours.so:{other}"}, "/ours.so")
+        check(not problems and any("exports dlsym: " + other in w for w in warnings),
+              "check names another preload exporting dlsym", str(warnings))
+        problems, warnings = loader_problems("/bin/true", {"LD_PRELOAD": "/ours.so"}, "/ours.so")
+        check(not any("dlsym" in w for w in warnings), "no dlsym warning without another preload", str(warnings))
+    p = tool("options")
+    check(p.returncode == 0 and "memory_limit_mb" in p.stdout and "metrics" in p.stdout, "options", p.stderr)
+
+print(f"{'ok' if not failures else 'FAILED'}: cli, {failures} failure(s)")
+sys.exit(1 if failures else 0)

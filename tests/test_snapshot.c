@@ -1,0 +1,140 @@
+/* tests/test_snapshot.c - what the snapshot writes for PyTorch's viewers,
+ * on the simulated device: expandable segments' chunk maps and unmaps in
+ * the trace (segment_map, segment_unmap), the oom entry's device_free,
+ * the event log of a heap (log:PATH) and the stacks table's bookkeeping
+ * under many live blocks (snapshot_stacks). The pickle itself is checked
+ * by check_snapshot.py (argv[1]): shape and integer widths. */
+#include <sys/stat.h>
+
+#include "fixture.h"
+
+#define MiB ((size_t)1 << 20)
+
+static const char *check_script;
+static char dir[64];
+
+static void run_check(const char *path, const char *want)
+{
+	char cmd[1024];
+	if (!check_script || system("python3 -c pass 2>/dev/null") != 0)
+		return;
+	snprintf(cmd, sizeof(cmd), "python3 %s %s %s", check_script, path, want);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_expandable_trace(void **state)
+{
+	(void)state;
+	char path[128], conf[256];
+	snprintf(path, sizeof(path), "%s/exp.pickle", dir);
+	snprintf(conf, sizeof(conf), "expandable_segments:True,oom_snapshot:%s", path);
+	fixture f;
+	fixture_open(&f, 64 * MiB, conf);
+	uintptr_t a = fixture_malloc_async(&f, 6 * MiB, CM_STREAM_LEGACY);
+	assert_int_equal(cm_free_async(f.heap, a, CM_STREAM_LEGACY), CM_OK);
+	cm_thread_flush(f.heap);
+	assert_true(cm_release_cached(f.heap, 0) > 0); /* unmaps the free chunks */
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_true(st.vmm_maps >= 3 && st.vmm_unmaps >= 3);
+	assert_true(cm_snapshot_write(f.heap, path, stderr));
+	run_check(path, "segment_map segment_unmap");
+	fixture_close(&f);
+	unlink(path);
+}
+
+/* The oom entry says how much the device had free then (48 MiB here). */
+static void test_oom_device_free(void **state)
+{
+	(void)state;
+	char path[128], conf[256];
+	snprintf(path, sizeof(path), "%s/oom.pickle", dir);
+	snprintf(conf, sizeof(conf), "oom_snapshot:%s", path);
+	fixture f;
+	fixture_open(&f, 64 * MiB, conf);
+	uintptr_t a = fixture_malloc(&f, 16 * MiB), p;
+	FILE *quiet = fopen("/dev/null", "w");
+	cm_heap_set_report_stream(f.heap, quiet);
+	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB, &p), CM_ERR_OOM);
+	fclose(quiet);
+	cm_heap_set_report_stream(f.heap, NULL);
+	run_check(path, "oom --device-free");
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_close(&f);
+	unlink(path);
+}
+
+/* Every allocation and free reaches the log; destroying the heap flushes it. */
+static void test_event_log(void **state)
+{
+	(void)state;
+	char path[128], conf[256], line[256];
+	snprintf(path, sizeof(path), "%s/log.csv", dir);
+	snprintf(conf, sizeof(conf), "log:%s", path);
+	fixture f;
+	fixture_open(&f, 64 * MiB, conf);
+	cm_stream s = fixture_stream(&f, true);
+	uintptr_t a = fixture_malloc(&f, 4096), b = fixture_malloc_async(&f, 3 * MiB, s);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
+	fixture_close(&f);
+	FILE *in = fopen(path, "r");
+	assert_non_null(in);
+	int allocs = 0, frees = 0, n = 0;
+	assert_non_null(fgets(line, sizeof(line), in));
+	assert_string_equal(line, "Thread,Time,Action,Pointer,Size,Stream\n");
+	while (fgets(line, sizeof(line), in)) {
+		n++;
+		allocs += strstr(line, ",allocate,0x") != NULL;
+		frees += strstr(line, ",free,0x") != NULL;
+	}
+	fclose(in);
+	assert_int_equal(n, 4);
+	assert_int_equal(allocs, 2);
+	assert_int_equal(frees, 2);
+	unlink(path);
+}
+
+/* 20000 live blocks with stacks, half freed in a scattered order, the rest
+ * reused: the table stays consistent (every live block keeps its stack,
+ * no freed one has one), which the snapshot's frames show. */
+static void test_stacks_table(void **state)
+{
+	(void)state;
+	enum { N = 20000 };
+	char path[128], conf[256];
+	snprintf(path, sizeof(path), "%s/stacks.pickle", dir);
+	snprintf(conf, sizeof(conf), "oom_snapshot:%s,snapshot_stacks:true", path);
+	fixture f;
+	fixture_open(&f, 1024 * MiB, conf);
+	static uintptr_t p[N];
+	for (int i = 0; i < N; i++)
+		p[i] = fixture_malloc(&f, 512);
+	for (int i = 0; i < N; i += 2)
+		assert_int_equal(cm_free(f.heap, p[(i * 7919) % N]), CM_OK);
+	for (int i = 0; i < N; i += 2)
+		p[i] = 0;
+	assert_true(cm_snapshot_write(f.heap, path, stderr));
+	run_check(path, "--frames 10000");
+	for (int i = 1; i < N; i += 2)
+		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
+	fixture_close(&f);
+	unlink(path);
+}
+
+int main(int argc, char **argv)
+{
+	check_script = argc > 1 ? argv[1] : NULL;
+	snprintf(dir, sizeof(dir), "/tmp/cm-snapshot-XXXXXX");
+	if (!mkdtemp(dir))
+		return 1;
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_expandable_trace),
+		cmocka_unit_test(test_oom_device_free),
+		cmocka_unit_test(test_event_log),
+		cmocka_unit_test(test_stacks_table),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+	rmdir(dir);
+	return rc;
+}
