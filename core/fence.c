@@ -20,10 +20,10 @@
  * synchronization; free_fence:none needs nothing.)
  *
  * Owns, per device: the epochs, the quiet flag and order generation (with
- * activity.c), the last fence's event, the collect in flight and the bound
+ * submit.c), the last fence's event, the collect in flight and the bound
  * on memory taken while it is pending; and what a synchronization proves
  * (heap.c's cm_sync_begin/end call cm_fence_sync_begin and
- * cm_fence_synced). It calls down to streams.c and activity.c only.
+ * cm_fence_synced). It calls down to streams.c only.
  *
  * Epoch invariant: the epoch is advanced (atomically) BEFORE the events of a
  * fence, collect or synchronization are issued, so every free stamped with
@@ -130,12 +130,12 @@ static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag 
 
 /* With submissions seen: no work was queued on any stream of the device
  * since the last cover, so all of it is complete or ordered before any
- * later work (activity.c). */
+ * later work (submit.c). */
 static bool cm_quiet(cm_device *d)
 {
 	cm_heap *h = d->heap;
 	return h->sees_submissions && atomic_load(&d->quiet) &&
-	       !atomic_load_explicit(&h->defaults.ran, memory_order_acquire) &&
+	       !atomic_load_explicit(&h->defaults_ran, memory_order_acquire) &&
 	       !atomic_load_explicit(&d->zombies, memory_order_acquire);
 }
 
@@ -282,7 +282,7 @@ static void cm_stream_failed(cm_device *d, cm_stream_rec *r)
 {
 	d->stats.stream_failures++;
 	cm_device_sync_locked(d);
-	cm_stream_forget(d, r);
+	cm_stream_end(d, r, false);
 }
 
 /* Covers a user stream that ran work: a non-blocking one through an event
@@ -291,10 +291,10 @@ static void cm_stream_failed(cm_device *d, cm_stream_rec *r)
 static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 {
 	const cm_backend *be = d->heap->be;
-	if (!cm_activity_take(d, r->act) || r->kind != CM_SK_NONBLOCKING)
+	if (!cm_stream_take_ran(r) || r->kind != CM_SK_NONBLOCKING)
 		return true;
 	if (cm_stream_capturing(d, r->handle)) {
-		cm_activity_put_back(d, r->act);
+		cm_stream_put_back_ran(r);
 		return false;
 	}
 	if (cm_event_ensure(d, &r->fence_ev) != CM_OK ||
@@ -304,7 +304,7 @@ static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 	return true;
 }
 
-/* Rule 3 by ordering, paid by the streams that ran (activity.c): every
+/* Rule 3 by ordering, paid by the streams that ran (submit.c): every
  * stream that ran work since the last cover is covered, then an event on
  * the legacy stream is recorded that every non-blocking stream waits for
  * before its next work. Frees before the cover are then ordered before
@@ -315,11 +315,11 @@ static cm_status cm_cover(cm_device *d)
 	if (cm_stream_capturing(d, CM_STREAM_LEGACY) || cm_event_ensure(d, &d->fence_event) != CM_OK)
 		return CM_ERR_CAPTURING;
 	uint64_t e = atomic_fetch_add(&d->epoch, 1);
-	atomic_store(&d->quiet, true); /* before the flags are read: activity.c */
+	atomic_store(&d->quiet, true); /* before the flags are read: submit.c */
 	cm_defaults_take(d->heap);
 	bool all = true;
 	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next)
-		if (r->alive && r->act)
+		if (r->alive && r->kind != CM_SK_PER_THREAD)
 			all &= cm_cover_stream(d, r);
 	bool waited = true;
 	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next)
@@ -329,7 +329,7 @@ static cm_status cm_cover(cm_device *d)
 		cm_device_sync_locked(d); /* reaps the zombies */
 	if (be->event_record(be->ctx, d->index, d->fence_event, CM_STREAM_LEGACY) != CM_OK) {
 		atomic_store(&d->quiet, false);
-		atomic_store(&d->heap->defaults.ran, 1);
+		atomic_store(&d->heap->defaults_ran, 1);
 		return CM_ERR_BACKEND;
 	}
 	d->fence_recorded = true;

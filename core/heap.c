@@ -81,8 +81,8 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->fast = cfg->oom_snapshot[0] == '\0' && cfg->log_path[0] == '\0';
 	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
-	if (!h->devs || !h->retired || cm_activity_init(h) != CM_OK) {
-		free(h->acts);
+	if (!h->devs || !h->retired || cm_dir_init(&h->dir) != CM_OK) {
+		cm_dir_fini(&h->dir);
 		free(h->devs);
 		free(h->retired);
 		free(h);
@@ -112,7 +112,7 @@ void cm_heap_destroy(cm_heap *h)
 		h->be->device_synchronize(h->be->ctx, i);
 		cm_device_fini(&h->devs[i]);
 	}
-	cm_activity_fini(h);
+	cm_dir_fini(&h->dir);
 	cm_eventlog_close(h);
 	free(h->devs);
 	free(h->retired);
@@ -423,10 +423,15 @@ void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
 	if (result != CM_OK || dev < 0 || dev >= h->ndev || !tok.mark)
 		return;
 	cm_device *d = &h->devs[dev];
-	if (!cm_fence_synced(d, tok))
+	if (!cm_fence_synced(d, tok)) {
+		pthread_mutex_lock(&d->lock);
+		d->stats.syncs_seen++;
+		pthread_mutex_unlock(&d->lock);
 		return;
+	}
 	cm_thread_flush(h);
 	pthread_mutex_lock(&d->lock);
+	d->stats.syncs_seen++;
 	cm_fence_synced_locked(d, tok.mark);
 	cm_release_trim_locked(d); /* the device is idle: releasing stalls nothing */
 	pthread_mutex_unlock(&d->lock);

@@ -65,7 +65,7 @@ typedef struct cm_segment cm_segment;
 typedef struct cm_stream_rec cm_stream_rec;
 typedef struct cm_tcache cm_tcache;
 typedef struct cm_tc_dev cm_tc_dev;
-typedef struct cm_activity cm_activity;
+typedef struct cm_dir_table cm_dir_table;
 
 /* An intrusive treap node keyed by (size, addr): best fit is the lower
  * bound of (size, 0). Used for a pool's free blocks and a device's wholly
@@ -151,22 +151,18 @@ struct cm_pool {
 
 enum cm_stream_kind { CM_SK_LEGACY, CM_SK_PER_THREAD, CM_SK_BLOCKING, CM_SK_NONBLOCKING };
 
-/* What the submission hooks know of a stream (activity.c): whether work
- * reached it since it was last covered, and which order generation of its
- * device its work already waits for. One per stream handle ever met,
- * never freed, found without a lock. The default streams (legacy and
- * per-thread) of all devices share one, with no device. */
-struct cm_activity {
-	_Atomic cm_stream handle;      /* 0: an empty slot of the table */
-	_Atomic uint32_t ran;          /* work queued since it was last covered */
-	_Atomic uint64_t ordered_gen;  /* its work waits for the device's order event of this generation */
-	_Atomic(cm_device *) dev;      /* NULL: default streams, or a stream no device knows yet */
-	_Atomic bool nonblocking;      /* not ordered after the legacy stream */
-};
-
+/* One per stream the device knows: its whole state (streams.c), reused
+ * with a new generation, freed only with the device. The submission
+ * fields are read without the lock through the directory (directory.c)
+ * and written by the hooks (submit.c) and covers (fence.c). */
 struct cm_stream_rec {
 	cm_stream handle;
-	cm_activity *act; /* user streams, when the heap sees submissions */
+	cm_device *dev;
+	/* Submissions (lock-free; user streams, when the heap sees them). */
+	_Atomic cm_stream dir_handle;  /* its handle while in the directory; 0 once dead */
+	_Atomic uint32_t ran;          /* work queued since it was last covered */
+	_Atomic uint64_t ordered_gen;  /* its work waits for the device's order event of this generation */
+	_Atomic bool nonblocking;      /* kind == CM_SK_NONBLOCKING, for the hooks */
 	uint8_t kind;
 	bool alive;
 	bool zombie;   /* destroyed, its work maybe unfinished: tail recorded */
@@ -184,6 +180,13 @@ struct cm_stream_rec {
 	cm_stream_rec *all_next;          /* every record of the device */
 	cm_stream_rec *retired_next;      /* dead records ready for reuse */
 };
+
+/* The stream directory (directory.c): lock-free reads, writers under lock. */
+typedef struct cm_dir {
+	_Atomic(cm_dir_table *) cur;
+	pthread_mutex_t lock; /* a leaf: nothing is taken under it */
+	size_t live;          /* entries whose record names them */
+} cm_dir;
 
 typedef struct cm_collect {
 	bool active;
@@ -217,7 +220,7 @@ struct cm_device {
 	size_t nb_count;
 	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
-	/* The submission protocol (activity.c, fence.c). lock-free reads. */
+	/* The submission protocol (submit.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
@@ -284,13 +287,12 @@ struct cm_heap {
 	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
 	struct cm_eventlog *eventlog; /* log:PATH (eventlog.c); NULL: none */
 	cm_tc_retired *retired; /* per device, from exited threads */
-	/* Submissions (activity.c): set when every way work reaches a stream
+	/* Submissions (submit.c): set when every way work reaches a stream
 	 * calls cm_submit_begin/end; otherwise nothing is known of streams'
 	 * work and the protocol asks the device. */
 	bool sees_submissions;
-	cm_activity defaults;   /* the legacy and per-thread streams */
-	cm_activity *acts;      /* open addressing by handle */
-	size_t acts_cap;
+	_Atomic uint32_t defaults_ran; /* the legacy and per-thread streams of every device ran work */
+	cm_dir dir;                    /* user stream handle -> record (directory.c) */
 	struct cm_host *host;   /* pinned host memory (host.c); NULL: not cached */
 };
 
@@ -357,12 +359,17 @@ cm_status cm_stream_init_device(cm_device *d);
 void cm_stream_fini_device(cm_device *d);
 cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
 			   cm_stream_rec **out);
-int cm_stream_device(cm_heap *h, cm_stream s);
+cm_stream_rec *cm_stream_find(cm_device *d, cm_stream s);
+cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool ran);
 bool cm_stream_capturing(cm_device *d, cm_stream s);
 void cm_stream_reap(cm_device *d, bool all_complete);
-void cm_stream_forget(cm_device *d, cm_stream_rec *r);
+void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed);
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
 void cm_stream_forget_all(cm_device *d);
+void cm_stream_mark_ran(cm_stream_rec *r);
+bool cm_stream_take_ran(cm_stream_rec *r);
+void cm_stream_put_back_ran(cm_stream_rec *r);
+bool cm_defaults_take(cm_heap *h);
 cm_status cm_event_get(cm_device *d, cm_event *out);
 cm_status cm_event_ensure(cm_device *d, cm_event *ev);
 void cm_event_put(cm_device *d, cm_event ev);
@@ -409,13 +416,15 @@ void cm_host_stats(cm_heap *h, cm_stats *st);
 void cm_host_view(cm_heap *h, cm_stats *st); /* without the lock: for reports under a device's */
 bool cm_host_check(cm_heap *h, FILE *err);
 
-/* activity.c: which streams ran work. */
-cm_status cm_activity_init(cm_heap *h);
-void cm_activity_fini(cm_heap *h);
-cm_activity *cm_activity_attach(cm_device *d, cm_stream s, bool nonblocking, bool ran);
-bool cm_activity_take(cm_device *d, cm_activity *a);
-void cm_activity_put_back(cm_device *d, cm_activity *a);
-bool cm_defaults_take(cm_heap *h);
+/* submit.c: what the hooks tell of streams (entry points in cachemalloc.h). */
+int cm_stream_device(cm_heap *h, cm_stream s);
+
+/* directory.c: user stream handle -> record, read without a lock. */
+cm_status cm_dir_init(cm_dir *dir);
+void cm_dir_fini(cm_dir *dir);
+cm_stream_rec *cm_dir_find(cm_dir *dir, cm_stream s);
+bool cm_dir_insert(cm_dir *dir, cm_stream s, cm_stream_rec *r);
+void cm_dir_remove(cm_dir *dir, cm_stream s, cm_stream_rec *r);
 
 /* tcache.c: per-thread caches (the lock-free fast path). */
 cm_tcache *cm_tc_get(cm_heap *h);

@@ -45,7 +45,8 @@
 	X(invalid_frees, "frees of pointers that were not live blocks")         \
 	X(host_alloc_calls, "pinned host allocation calls (process-wide)")      \
 	X(host_cache_hits, "of those, served from cached pinned memory")       \
-	X(host_releases, "pinned blocks given back to CUDA")
+	X(host_releases, "pinned blocks given back to CUDA")           \
+	X(syncs_seen, "stream and device synchronizations the hooks told the core")
 
 #define CM_STATS_LEVELS(X)                                                      \
 	X(allocated_bytes, "bytes in blocks held by the program")               \

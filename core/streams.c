@@ -2,12 +2,15 @@
  *
  * Owns, per device: the records of the streams the cache met (the legacy
  * stream's, one per thread for its per-thread stream, one per user stream
- * handle), the table that finds a user stream's record by handle, the
- * list of non-blocking and zombie streams, the retired records kept for
- * reuse, and the event pool. Creation, destruction and adoption of a
- * stream met first in an allocation happen here; what a freed block needs
- * before reuse is decided in fence.c, which calls down to this file and
- * never the other way.
+ * handle), the table that finds a user stream's record by handle (the
+ * truth; the heap's directory, directory.c, is a lock-free index of it),
+ * the list of non-blocking and zombie streams, the retired records kept
+ * for reuse, and the event pool. A record holds all of its stream's
+ * state, the submission flags included. A record's life starts in
+ * cm_stream_add or cm_stream_per_thread and ends in cm_stream_end, the
+ * one place. What a freed block needs before reuse is decided in fence.c,
+ * and what the hooks say about streams is told through submit.c; both
+ * call down to this file, which calls only directory.c and the backend.
  *
  * Invariants:
  * - records are never freed before the device: tags and per-thread caches
@@ -20,8 +23,9 @@
  *   it (cm_stream_order_new, rule 5);
  * - stream_gen is bumped whenever a handle's record dies, so per-thread
  *   cache bins keyed by the handle are dropped.
- * All functions run under the device lock, except the cm_heap entry points
- * (cm_stream_created, _seen, _destroying), which take it.
+ * - a record is in the directory (dir_handle set) exactly while it is a
+ *   live user stream of a heap that sees submissions.
+ * All functions run under the device lock.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +86,6 @@ static void cm_stream_rec_init(cm_device *d, cm_stream_rec *r, cm_stream handle,
 	r->handle = handle;
 	r->kind = kind;
 	r->alive = true;
-	r->act = NULL; /* cm_stream_add attaches one for a user stream */
 	r->owner_thread = 0;
 	r->mark_seq = 0;
 	r->small = (cm_pool){.dev = d, .stream = r, .small = true};
@@ -105,6 +108,7 @@ static cm_stream_rec *cm_stream_rec_new(cm_device *d, cm_stream handle, uint8_t 
 			return NULL;
 		atomic_init(&r->free_seq, 1);
 		atomic_init(&r->completed_seq, 0);
+		r->dev = d; /* for good: read without the lock */
 		r->all_next = d->all_streams;
 		d->all_streams = r;
 	}
@@ -112,11 +116,27 @@ static cm_stream_rec *cm_stream_rec_new(cm_device *d, cm_stream handle, uint8_t 
 	return r;
 }
 
+static bool cm_stream_is_user(const cm_stream_rec *r)
+{
+	return r->kind == CM_SK_BLOCKING || r->kind == CM_SK_NONBLOCKING;
+}
+
+static void cm_nb_unlink(cm_device *d, cm_stream_rec *r);
+
 /* A dead stream whose work is complete or waited for and whose pools
- * were emptied: its record can serve a new stream. */
+ * were emptied: no longer counted, its record can serve a new stream. */
 static void cm_stream_retire(cm_device *d, cm_stream_rec *r)
 {
-	cm_assert(!r->alive && !r->zombie && !r->small.segments && !r->large.segments);
+	cm_assert(!r->alive && !r->small.segments && !r->large.segments);
+	if (cm_stream_is_user(r)) {
+		if (r->kind == CM_SK_NONBLOCKING || r->zombie)
+			cm_nb_unlink(d, r);
+		atomic_fetch_sub(&d->user_streams, 1);
+	}
+	if (r->zombie) {
+		r->zombie = false;
+		atomic_fetch_sub(&d->zombies, 1);
+	}
 	r->retired_next = d->retired_streams;
 	d->retired_streams = r;
 }
@@ -126,6 +146,7 @@ cm_status cm_stream_init_device(cm_device *d)
 {
 	d->none_small = (cm_pool){.dev = d, .small = true};
 	d->none_large = (cm_pool){.dev = d, .small = false};
+	d->legacy.dev = d;
 	cm_stream_rec_init(d, &d->legacy, CM_STREAM_LEGACY, CM_SK_LEGACY);
 	atomic_init(&d->legacy.free_seq, 1);
 	atomic_init(&d->legacy.completed_seq, 0);
@@ -165,7 +186,8 @@ static size_t cm_stream_slot(const cm_device *d, cm_stream s)
 	return (size_t)((uint64_t)s * 0x9e3779b97f4a7c15ull >> 32) & (d->stream_table_cap - 1);
 }
 
-static cm_stream_rec *cm_stream_table_find(cm_device *d, cm_stream s)
+/* The live user stream record of handle s, or NULL. */
+cm_stream_rec *cm_stream_find(cm_device *d, cm_stream s)
 {
 	if (!d->stream_table_cap)
 		return NULL;
@@ -247,7 +269,7 @@ static void cm_stream_order_new(cm_device *d, cm_stream s)
 /* A user stream: created through cm_stream_created, or met for the first
  * time in an allocation (created before we could see it: assumed
  * non-blocking, the conservative choice). */
-static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool ran)
+cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool ran)
 {
 	if (4 * (atomic_load(&d->user_streams) + 1) > 3 * d->stream_table_cap &&
 	    !cm_stream_table_grow(d))
@@ -259,7 +281,15 @@ static cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking,
 	r->hash_next = d->stream_table[j];
 	d->stream_table[j] = r;
 	atomic_fetch_add(&d->user_streams, 1);
-	r->act = d->heap->sees_submissions ? cm_activity_attach(d, s, nonblocking, ran) : NULL;
+	atomic_store(&r->nonblocking, nonblocking);
+	atomic_store(&r->ordered_gen, atomic_load(&d->order_gen));
+	atomic_store(&r->ran, 0);
+	if (d->heap->sees_submissions) {
+		atomic_store_explicit(&r->dir_handle, s, memory_order_release);
+		cm_dir_insert(&d->heap->dir, s, r); /* no room: found through the table */
+		if (ran)
+			cm_stream_mark_ran(r);
+	}
 	if (nonblocking) {
 		cm_nb_link(d, r);
 		cm_stream_order_new(d, s);
@@ -310,7 +340,7 @@ cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread
 	}
 	if (s == CM_STREAM_PER_THREAD)
 		return cm_stream_per_thread(d, per_thread, thread, out);
-	if ((*out = cm_stream_table_find(d, s)))
+	if ((*out = cm_stream_find(d, s)))
 		return CM_OK;
 	return cm_stream_adopt(d, s, out);
 }
@@ -328,13 +358,9 @@ void cm_stream_reap(cm_device *d, bool all_complete)
 		if (!all_complete && r->tail &&
 		    be->event_query(be->ctx, d->index, r->tail) != CM_OK)
 			continue;
-		r->zombie = false;
-		atomic_fetch_sub(&d->zombies, 1);
-		cm_nb_unlink(d, r);
 		if (r->tail)
 			cm_event_put(d, r->tail);
 		r->tail = NULL;
-		atomic_fetch_sub(&d->user_streams, 1);
 		cm_stream_retire(d, r);
 	}
 }
@@ -343,7 +369,7 @@ void cm_stream_reap(cm_device *d, bool all_complete)
  * later reuse is proven through their tags. */
 static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
 {
-	for (size_t i = 0; i < d->nsegs; i++) {
+	for (size_t i = 0; i < d->nsegs && r->small.segments + r->large.segments; i++) {
 		cm_segment *seg = d->segs[i];
 		if (seg->pool != &r->small && seg->pool != &r->large)
 			continue;
@@ -359,15 +385,91 @@ static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
 	}
 }
 
-/* The device was reset: every stream and event of it is gone. Records are
- * kept (tags and caches may still point at them) but dead; event handles
- * are dropped without being destroyed. */
+/* Work was queued on r since it was last covered (submit.c): the device
+ * is no longer quiet (the Dekker pair of docs/design.md, "The quiet flag"). */
+void cm_stream_mark_ran(cm_stream_rec *r)
+{
+	if (atomic_exchange(&r->ran, 1) != 0)
+		return;
+	cm_device *d = r->dev;
+	if (atomic_load(&d->quiet))
+		atomic_store(&d->quiet, false);
+}
+
+/* A cover takes a stream's flag: true when work was queued since the last
+ * cover. put_back undoes it when the cover could not cover the stream. */
+bool cm_stream_take_ran(cm_stream_rec *r)
+{
+	return atomic_exchange(&r->ran, 0) != 0;
+}
+
+void cm_stream_put_back_ran(cm_stream_rec *r)
+{
+	atomic_store(&r->ran, 1);
+	atomic_store(&r->dev->quiet, false);
+}
+
+bool cm_defaults_take(cm_heap *h)
+{
+	return atomic_exchange(&h->defaults_ran, 0) != 0;
+}
+
+/* The tail of a destroyed stream: an event after all its work. */
+static bool cm_stream_record_tail(cm_device *d, cm_stream_rec *r)
+{
+	const cm_backend *be = d->heap->be;
+	if (cm_event_get(d, &r->tail) == CM_OK &&
+	    be->event_record(be->ctx, d->index, r->tail, r->handle) == CM_OK)
+		return true;
+	if (r->tail)
+		cm_event_put(d, r->tail);
+	r->tail = NULL;
+	return false;
+}
+
+/* The one place a record's life as a stream ends. Its handle no longer
+ * finds it (the driver may give the handle to a new stream), blocks
+ * cached for it are dropped (stream_gen), its segments go to the shared
+ * pools. destroyed: the program destroys the stream, whose work may be
+ * pending: it stays a zombie until its tail completes (without a tail it
+ * is waited for now). Otherwise its work is known complete or ordered
+ * (the caller synchronized, or it was a per-thread stream, ordered with
+ * legacy) and the record retires at once. */
+void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
+{
+	if (!r->alive)
+		return; /* lost in a reset, or ended already */
+	r->alive = false;
+	if (cm_stream_is_user(r)) {
+		cm_stream_table_remove(d, r);
+		if (atomic_exchange(&r->dir_handle, 0))
+			cm_dir_remove(&d->heap->dir, r->handle, r);
+		atomic_store(&r->ran, 0); /* its tail (or the caller) covers its work */
+		atomic_fetch_add(&d->stream_gen, 1); /* invalidates cached blocks keyed by it */
+	}
+	cm_stream_orphan_segments(d, r);
+	if (destroyed && cm_stream_record_tail(d, r)) {
+		r->zombie = true;
+		atomic_fetch_add(&d->zombies, 1);
+		if (r->kind != CM_SK_NONBLOCKING)
+			cm_nb_link(d, r);
+		return;
+	}
+	if (destroyed) {
+		const cm_backend *be = d->heap->be;
+		be->stream_synchronize(be->ctx, d->index, r->handle);
+	}
+	cm_stream_retire(d, r);
+}
+
 /* The device was reset: every stream and event of it is gone. Records are
  * kept (tags and caches may still point at them) but dead; event handles
  * are dropped without being destroyed. fence.c forgets its own events. */
 void cm_stream_forget_all(cm_device *d)
 {
 	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
+		if (atomic_exchange(&r->dir_handle, 0))
+			cm_dir_remove(&d->heap->dir, r->handle, r);
 		r->alive = r->zombie = false;
 		r->hash_next = r->nb_prev = r->nb_next = NULL;
 		r->mark = r->fence_ev = r->tail = NULL;
@@ -387,121 +489,9 @@ void cm_stream_forget_all(cm_device *d)
 	d->nevents_pooled = 0;
 }
 
-/* A stream whose record, query or wait failed (fence.c synchronized the
- * device first): forgotten, its blocks' tags falling back to epochs. */
-void cm_stream_forget(cm_device *d, cm_stream_rec *r)
-{
-	if (!r->alive)
-		return;
-	cm_stream_table_remove(d, r);
-	r->alive = false;
-	r->act = NULL;
-	atomic_fetch_sub(&d->user_streams, 1);
-	atomic_fetch_add(&d->stream_gen, 1);
-	if (r->kind == CM_SK_NONBLOCKING)
-		cm_nb_unlink(d, r);
-	cm_stream_orphan_segments(d, r);
-	cm_stream_retire(d, r);
-}
-
 /* A thread exited: its per-thread stream is ordered with legacy, so it
  * needs no zombie; its blocks' tags fall back to epochs. */
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r)
 {
-	if (!r->alive)
-		return; /* lost in a reset */
-	r->alive = false;
-	cm_stream_orphan_segments(d, r);
-	cm_stream_retire(d, r);
-}
-
-cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
-{
-	if (dev < 0 || dev >= h->ndev || s == CM_STREAM_LEGACY || s == CM_STREAM_PER_THREAD)
-		return CM_ERR_INVALID;
-	cm_device *d = &h->devs[dev];
-	atomic_store_explicit(&d->in_use, true, memory_order_relaxed);
-	pthread_mutex_lock(&d->lock);
-	cm_stream_reap(d, false);
-	cm_stream_rec *old = cm_stream_table_find(d, s);
-	if (old) { /* its destruction went unseen: be conservative */
-		cm_stream_table_remove(d, old);
-		old->alive = false;
-		atomic_fetch_sub(&d->user_streams, 1);
-		if (old->kind == CM_SK_NONBLOCKING)
-			cm_nb_unlink(d, old);
-		cm_stream_orphan_segments(d, old);
-		atomic_fetch_add(&d->stream_gen, 1);
-		cm_stream_retire(d, old);
-	}
-	cm_stream_rec *r = cm_stream_add(d, s, nonblocking, false);
-	pthread_mutex_unlock(&d->lock);
-	return r ? CM_OK : CM_ERR_OOM;
-}
-
-cm_status cm_stream_seen(cm_heap *h, int dev, cm_stream s)
-{
-	if (dev < 0 || dev >= h->ndev || s == CM_STREAM_LEGACY || s == CM_STREAM_PER_THREAD)
-		return CM_ERR_INVALID;
-	cm_device *d = &h->devs[dev];
-	atomic_store_explicit(&d->in_use, true, memory_order_relaxed);
-	cm_stream_rec *r;
-	pthread_mutex_lock(&d->lock);
-	cm_status st = cm_stream_lookup(d, s, NULL, CM_THREAD_ANY, &r);
-	pthread_mutex_unlock(&d->lock);
-	return st;
-}
-
-/* The device whose table holds user stream s, or -1. */
-int cm_stream_device(cm_heap *h, cm_stream s)
-{
-	for (int i = 0; i < h->ndev; i++) {
-		cm_device *d = &h->devs[i];
-		pthread_mutex_lock(&d->lock);
-		bool found = cm_stream_table_find(d, s) != NULL;
-		pthread_mutex_unlock(&d->lock);
-		if (found)
-			return i;
-	}
-	return -1;
-}
-
-cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s)
-{
-	if (dev < 0)
-		dev = cm_stream_device(h, s);
-	if (dev < 0 || dev >= h->ndev)
-		return CM_OK; /* a stream the cache never saw */
-	cm_device *d = &h->devs[dev];
-	const cm_backend *be = h->be;
-	pthread_mutex_lock(&d->lock);
-	cm_stream_rec *r = cm_stream_table_find(d, s);
-	if (r) {
-		cm_stream_table_remove(d, r);
-		r->alive = false;
-		if (r->act) /* its tail covers its work from now on */
-			cm_activity_take(d, r->act);
-		r->act = NULL;
-		atomic_fetch_add(&d->stream_gen, 1); /* invalidates cached blocks keyed by s */
-		cm_stream_orphan_segments(d, r);
-		if (cm_event_get(d, &r->tail) != CM_OK ||
-		    be->event_record(be->ctx, dev, r->tail, s) != CM_OK) {
-			/* No tail: wait for the stream now rather than guess. */
-			if (r->tail)
-				cm_event_put(d, r->tail);
-			r->tail = NULL;
-			be->stream_synchronize(be->ctx, dev, s);
-			if (r->kind == CM_SK_NONBLOCKING)
-				cm_nb_unlink(d, r);
-			atomic_fetch_sub(&d->user_streams, 1);
-			cm_stream_retire(d, r);
-		} else {
-			r->zombie = true;
-			atomic_fetch_add(&d->zombies, 1);
-			if (r->kind != CM_SK_NONBLOCKING)
-				cm_nb_link(d, r);
-		}
-	}
-	pthread_mutex_unlock(&d->lock);
-	return CM_OK;
+	cm_stream_end(d, r, false);
 }

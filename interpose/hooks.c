@@ -1,4 +1,5 @@
-/* interpose/hooks.c - the runtime API's allocation fast path.
+/* interpose/hooks.c - the runtime API's allocation fast path, and the
+ * runtime's synchronizations (told to the core once, at the end).
  *
  * A dynamically linked program's cudaMalloc, cudaFree, cudaMallocAsync and
  * cudaFreeAsync are served here without going through the runtime: the
@@ -39,6 +40,7 @@
  * in the headers; these are their real signatures. */
 CM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s);
 CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s);
+CM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s);
 
 /* After cudaDeviceReset the thread's current context is the destroyed one
  * until the runtime's next call makes a new one (seen on the H200): each
@@ -148,5 +150,53 @@ CM_EXPORT cudaError_t cudaDeviceReset(void)
 	if (err == cudaSuccess)
 		cm_lib_forget_slot(slot); /* only once the reset was accepted */
 	atomic_fetch_add(&cm_hook_resets, 1);
+	return err;
+}
+
+/* ---- synchronization (rule 6), told to the core once ----
+ *
+ * The runtime's synchronizations prove completion like the driver's
+ * (docs/design.md, "The fence protocol", rule 6). The real runtime call
+ * runs under the guard, so the driver hook it reaches (cuStreamSynchronize,
+ * cuCtxSynchronize) passes it through: the core hears of it once. */
+
+static cudaError_t cm_hook_stream_sync(cudaStream_t s, bool ptsz)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !(h = cm_lib_heap()))
+		return ptsz ? CM_REAL(cudaStreamSynchronize_ptsz, (s)) : CM_REAL(cudaStreamSynchronize, (s));
+	cm_stream cs = cm_lib_stream((CUstream)s, ptsz);
+	int slot = -1;
+	if ((cs == CM_STREAM_LEGACY || cs == CM_STREAM_PER_THREAD) && !cm_lib_device(&slot))
+		slot = -1;
+	cm_sync_token tok = cm_sync_begin(h, slot, cs);
+	cudaError_t err = ptsz ? CM_REAL(cudaStreamSynchronize_ptsz, (s)) : CM_REAL(cudaStreamSynchronize, (s));
+	cm_in_cuda++;
+	cm_sync_end(h, tok, err == cudaSuccess ? CM_OK : CM_ERR_BACKEND);
+	cm_in_cuda--;
+	return err;
+}
+
+CM_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+	return cm_hook_stream_sync(s, false);
+}
+
+CM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s)
+{
+	return cm_hook_stream_sync(s, true);
+}
+
+CM_EXPORT cudaError_t cudaDeviceSynchronize(void)
+{
+	cm_heap *h;
+	int slot;
+	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
+		return CM_REAL(cudaDeviceSynchronize, ());
+	cm_sync_token tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
+	cudaError_t err = CM_REAL(cudaDeviceSynchronize, ());
+	cm_in_cuda++;
+	cm_sync_end(h, tok, err == cudaSuccess ? CM_OK : CM_ERR_BACKEND);
+	cm_in_cuda--;
 	return err;
 }

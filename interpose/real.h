@@ -36,6 +36,9 @@
 	X(cudaMallocAsync_ptsz, (void **p, size_t n, cudaStream_t s))                      \
 	X(cudaFreeAsync_ptsz, (void *p, cudaStream_t s))                                   \
 	X(cudaDeviceReset, (void))                                                         \
+	X(cudaStreamSynchronize, (cudaStream_t s))                                         \
+	X(cudaStreamSynchronize_ptsz, (cudaStream_t s))                                    \
+	X(cudaDeviceSynchronize, (void))                                                   \
 	X(cudaGetLastError, (void))                                                        \
 	CM_REAL_HOST_FUNCS(X)
 
