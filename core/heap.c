@@ -476,11 +476,16 @@ void cm_stats_get(cm_heap *h, int dev, cm_stats *out)
 
 /* Forgets every block and segment of the device. Block structs go back to
  * the free list with owner word 0, so stale per-thread cache entries fail
- * their checks and are dropped. */
+ * their checks and are dropped. Plain segments went with the context;
+ * cuMemCreate memory belongs to no context, so the expandable ranges and
+ * the kept chunks are given back (docs/design.md section 6). */
 static void cm_device_forget_memory(cm_device *d)
 {
+	cm_stitch_release(d);
 	for (size_t i = 0; i < d->nsegs; i++) {
 		cm_segment *seg = d->segs[i];
+		if (seg->expandable && seg->handles)
+			cm_exp_release(d, seg);
 		for (cm_block *b = seg->first, *next; b; b = next) {
 			next = b->next;
 			cm_block_delete(d, b);
@@ -492,7 +497,6 @@ static void cm_device_forget_memory(cm_device *d)
 		free(seg->chunk_flags);
 		free(seg);
 	}
-	cm_stitch_forget(d);
 	d->nsegs = 0;
 	d->idle_small = d->idle_large = NULL;
 	d->idle_oldest = d->idle_newest = NULL;

@@ -80,13 +80,6 @@ size_t cm_stitch_release(cm_device *d)
 	return bytes;
 }
 
-/* The device was reset: the handles are gone with it. */
-void cm_stitch_forget(cm_device *d)
-{
-	d->nfree_chunks = 0;
-	d->stats.stitch_free_bytes = 0;
-}
-
 /* The whole chunks [*lo, *hi) of free block b that may be stitched (not
  * the first chunk of a segment: a range never starts with a hole).
  * False when there are none. */

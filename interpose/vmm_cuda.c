@@ -32,6 +32,23 @@ static CUmemAllocationProp cm_vmm_prop(int slot)
 	return prop;
 }
 
+/* A give-back call (unmap, release, address free) that the driver refused
+ * for the current context, made again with none current: the VMM calls name
+ * no context, and when a context ends (heap.c's cm_device_reset) the one
+ * left current may be the destroyed one (a reset primary context). */
+#define CM_VMM_GIVE_BACK(call)                                                    \
+	({                                                                         \
+		CUresult r_ = (call);                                              \
+		CUcontext c_ = NULL;                                               \
+		if ((r_ == CUDA_ERROR_CONTEXT_IS_DESTROYED ||                      \
+		     r_ == CUDA_ERROR_INVALID_CONTEXT) &&                          \
+		    cm_drv.cuCtxPopCurrent_v2(&c_) == CUDA_SUCCESS) {              \
+			r_ = (call);                                               \
+			cm_drv.cuCtxPushCurrent_v2(c_);                            \
+		}                                                                  \
+		cm_vmm_status(r_);                                                 \
+	})
+
 /* The whole range is one heap (docs/design.md, "Blocks visible to
  * compute-sanitizer"): blocks stay inside it as it grows and shrinks. */
 static cm_status cm_vmm_reserve(void *ctx, int dev, size_t size, uintptr_t *va)
@@ -50,7 +67,7 @@ static cm_status cm_vmm_release(void *ctx, int dev, uintptr_t va, size_t size)
 	(void)ctx;
 	(void)dev;
 	cm_nvtx_segment_removed(va);
-	return cm_vmm_status(cm_drv.cuMemAddressFree((CUdeviceptr)va, size));
+	return CM_VMM_GIVE_BACK(cm_drv.cuMemAddressFree((CUdeviceptr)va, size));
 }
 
 static cm_status cm_vmm_create(void *ctx, int dev, size_t size, cm_mem_handle *out)
@@ -67,7 +84,7 @@ static cm_status cm_vmm_destroy(void *ctx, int dev, cm_mem_handle h)
 {
 	(void)ctx;
 	(void)dev;
-	return cm_vmm_status(cm_drv.cuMemRelease((CUmemGenericAllocationHandle)h));
+	return CM_VMM_GIVE_BACK(cm_drv.cuMemRelease((CUmemGenericAllocationHandle)h));
 }
 
 static cm_status cm_vmm_map(void *ctx, int dev, uintptr_t va, size_t size, cm_mem_handle h)
@@ -82,7 +99,7 @@ static cm_status cm_vmm_unmap(void *ctx, int dev, uintptr_t va, size_t size)
 {
 	(void)ctx;
 	(void)dev;
-	return cm_vmm_status(cm_drv.cuMemUnmap((CUdeviceptr)va, size));
+	return CM_VMM_GIVE_BACK(cm_drv.cuMemUnmap((CUdeviceptr)va, size));
 }
 
 static cm_status cm_vmm_set_access(void *ctx, int slot, uintptr_t va, size_t size)

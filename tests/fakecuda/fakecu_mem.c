@@ -609,6 +609,16 @@ void fk_mem_reset_ctx(CUcontext ctx)
  * succeeds and its memory is freed at its last unmap, so it stays counted
  * until then; cuMemAddressFree of a range still mapped is refused. */
 
+/* The VMM calls name no context (NVIDIA documents no context error for
+ * them: probe_driver's vmm.no-context.* asks): they need cuInit only, and
+ * are refused while the current context is a destroyed one, as the H200
+ * refuses cuMemFree then (primary.reset.free-old; vmm.context-end.* asks). */
+static CUresult fk_vmm_begin(void)
+{
+	CUresult r = fk_initialized();
+	return r == CUDA_SUCCESS && fk_cur_ctx() ? fk_begin() : r;
+}
+
 static CUresult fk_vmm_status(cm_status st)
 {
 	return fk_status(st, CUDA_ERROR_INVALID_VALUE);
@@ -654,7 +664,7 @@ FK_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignm
 				    CUdeviceptr addr, unsigned long long flags)
 {
 	(void)addr; /* a hint */
-	CUresult r = fk_begin();
+	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
 	if (!ptr || flags || (alignment & (alignment - 1)) || alignment > FK_GRAN)
@@ -668,7 +678,7 @@ FK_API CUresult cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignm
 
 FK_API CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
 {
-	CUresult r = fk_begin();
+	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
 	return fk_vmm_status(fk.be->vmm_release(fk.be->ctx, fk_cur_dev(), (uintptr_t)ptr, size));
@@ -677,7 +687,7 @@ FK_API CUresult cuMemAddressFree(CUdeviceptr ptr, size_t size)
 FK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
 			    const CUmemAllocationProp *prop, unsigned long long flags)
 {
-	CUresult r = fk_begin();
+	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
 	int dev = fk_prop_dev(prop);
@@ -704,7 +714,7 @@ FK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
 /* The sim knows each handle's device; the call does not name it. */
 FK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 {
-	CUresult r = fk_begin();
+	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
 	r = CUDA_ERROR_INVALID_VALUE;
@@ -720,7 +730,7 @@ FK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 FK_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
 			 CUmemGenericAllocationHandle handle, unsigned long long flags)
 {
-	CUresult r = fk_begin();
+	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
 	if (offset || flags)
@@ -734,7 +744,7 @@ FK_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
 
 FK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 {
-	CUresult r = fk_begin();
+	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
 	pthread_mutex_lock(&fk.vlock);
@@ -747,7 +757,7 @@ FK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 FK_API CUresult cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc,
 			       size_t count)
 {
-	CUresult r = fk_begin();
+	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
 	if (!desc || count == 0)
