@@ -426,6 +426,14 @@ cm_status cm_host_free(cm_heap *h, uintptr_t ptr)
 		st = CM_ERR_NOT_OURS;
 	} else if (b->free) {
 		st = CM_ERR_INVALID; /* a double free */
+	} else if (b->dev < 0) {
+		/* Registered memory whose context went: CUDA answers a free of
+		 * memory pinned in a reset context with invalid value
+		 * (probe_freehost on an H200); the memory is given back. */
+		cm_host_hash_remove(c, b);
+		free((void *)b->node.addr);
+		free(b);
+		st = CM_ERR_INVALID;
 	} else {
 		cm_host_keep(c, b);
 	}
@@ -455,7 +463,9 @@ size_t cm_host_release_cached(cm_heap *h)
  * allocated with it: those blocks, free or held, are forgotten without
  * being given back. Registered memory is the cache's own: a free block is
  * unregistered (an error if the context went first: nothing to undo) and
- * freed; a held one is left to the program, leaked. */
+ * freed; a held one stays in the hash without a device until the program
+ * frees it (cm_host_free gives the memory back and answers invalid, as
+ * CUDA does for pinned memory of a reset context). */
 void cm_host_forget_device(cm_heap *h, int dev)
 {
 	cm_host *c = h->host;
@@ -470,11 +480,16 @@ void cm_host_forget_device(cm_heap *h, int dev)
 				continue;
 			}
 			bool unregister = b->registered && b->free;
+			CM_LEVEL(&c->stats, host_reserved_bytes, -(int64_t)b->node.size);
+			if (b->registered && !b->free) {
+				b->dev = -1; /* the program's free gives it back */
+				pp = &b->hash_next;
+				continue;
+			}
 			if (b->free)
 				cm_host_uncache(c, b);
 			*pp = b->hash_next;
 			c->nblocks--;
-			CM_LEVEL(&c->stats, host_reserved_bytes, -(int64_t)b->node.size);
 			if (unregister)
 				cm_host_put(h, b);
 			free(b);
