@@ -159,6 +159,9 @@ bool cm_pitch_element_ok(unsigned element_bytes);
 #define CM_HOST_FLAGS 7u
 cm_status cm_host_alloc(cm_heap *h, int dev, size_t size, unsigned flags, uintptr_t *out);
 cm_status cm_host_free(cm_heap *h, uintptr_t ptr);
+/* The CM_HOST_* flags a block the program holds was asked with; false for
+ * a pointer that is not the start of one. */
+bool cm_host_flags_of(cm_heap *h, uintptr_t ptr, unsigned *flags);
 /* Gives every cached, unused pinned block back (a release policy, and the
  * retry after a failed host allocation). Returns the bytes given back. */
 size_t cm_host_release_cached(cm_heap *h);

@@ -442,6 +442,20 @@ cm_status cm_host_free(cm_heap *h, uintptr_t ptr)
 	return st;
 }
 
+bool cm_host_flags_of(cm_heap *h, uintptr_t ptr, unsigned *flags)
+{
+	cm_host *c = h->host;
+	if (!c || !ptr)
+		return false;
+	pthread_mutex_lock(&c->lock);
+	cm_host_block *b = cm_host_hash_find(c, ptr);
+	bool held = b && !b->free && b->dev >= 0;
+	if (held)
+		*flags = b->flags;
+	pthread_mutex_unlock(&c->lock);
+	return held;
+}
+
 size_t cm_host_trim(cm_heap *h, size_t keep)
 {
 	cm_host *c = h->host;

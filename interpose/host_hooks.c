@@ -110,6 +110,25 @@ static cm_status cm_serve_host_alloc(cm_heap *h, bool runtime, void **p, size_t 
 CM_RUNTIME_HOOK(cudaMallocHost, (void **p, size_t n), (p, n), cm_serve_host_alloc(h, true, p, n, 0))
 CM_RUNTIME_HOOK(cudaHostAlloc, (void **p, size_t n, unsigned flags), (p, n, flags),
 		cm_serve_host_alloc(h, true, p, n, flags))
+/* The runtime answers cudaHostGetFlags for memory it allocated from its own
+ * books: the flags asked (cudaMallocHost: 0); for memory the driver
+ * allocated it asks the driver, which drops the portable flag and adds the
+ * mapped one (an H200, CUDA 13.0, 2026-12-01: gpu-check's prog_pinned and
+ * probe_freehost). A block of the cache answers as the runtime's own. */
+CM_EXPORT cudaError_t cudaHostGetFlags(unsigned *flags, void *p)
+{
+	cm_heap *h;
+	unsigned asked;
+	cudaError_t err = CM_REAL(cudaHostGetFlags, (flags, p));
+	if (err != cudaSuccess || !flags || cm_in_cuda || !(h = cm_lib_heap()) ||
+	    !cm_host_flags_of(h, (uintptr_t)p, &asked))
+		return err;
+	*flags = ((asked & CM_HOST_PORTABLE) ? cudaHostAllocPortable : 0) |
+		 ((asked & CM_HOST_MAPPED) ? cudaHostAllocMapped : 0) |
+		 ((asked & CM_HOST_WRITE_COMBINED) ? cudaHostAllocWriteCombined : 0);
+	return err;
+}
+
 CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_host_free(h, (uintptr_t)p))
 CM_DRIVER_HOOK(cuMemAllocHost_v2, (void **p, size_t n), (p, n),
 	       cm_serve_host_alloc(h, false, p, n, 0))

@@ -48,7 +48,8 @@
 	X(cudaMalloc3D, (struct cudaPitchedPtr * pp, struct cudaExtent e))                 \
 	X(cudaMallocHost, (void **p, size_t n))                                            \
 	X(cudaHostAlloc, (void **p, size_t n, unsigned flags))                             \
-	X(cudaFreeHost, (void *p))
+	X(cudaFreeHost, (void *p))                                                          \
+	X(cudaHostGetFlags, (unsigned *flags, void *p))
 
 typedef struct cm_real_table {
 #define CM_X(name, params) cudaError_t(*name) params;
