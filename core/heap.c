@@ -500,7 +500,8 @@ static void cm_device_forget_memory(cm_device *d)
 	d->nsegs = 0;
 	d->idle_small = d->idle_large = NULL;
 	d->idle_oldest = d->idle_newest = NULL;
-	memset(d->live.keys, 0, d->live.cap * sizeof(*d->live.keys));
+	if (d->live.keys)
+		memset(d->live.keys, 0, d->live.cap * sizeof(*d->live.keys));
 	d->live.count = 0;
 	cm_stats *st = &d->stats;
 	st->allocated_bytes = st->allocated_blocks = st->reserved_bytes = 0;
