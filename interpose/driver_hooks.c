@@ -26,11 +26,7 @@
 #include "library.h"
 #include "nvtx.h"
 
-#define CM_EXPORT __attribute__((visibility("default")))
-
-/* The driver's function, or the error a missing driver means. */
-#define CM_DRV(name, args) \
-	(cm_drv_resolve() && cm_drv.name ? cm_drv.name args : CUDA_ERROR_NOT_INITIALIZED)
+#include "hook_shape.h" /* CM_EXPORT, CM_DRV */
 
 CM_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s);
 CM_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s);

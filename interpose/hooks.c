@@ -16,20 +16,7 @@
  */
 #include "library.h"
 
-#define CM_EXPORT __attribute__((visibility("default")))
-
-/* The real function with the guard raised, or the error a missing runtime
- * function means. */
-#define CM_REAL(name, args)                                                           \
-	({                                                                            \
-		cudaError_t err_ = cudaErrorNotSupported;                             \
-		if (cm_real_resolve() && cm_real.name) {                              \
-			cm_in_cuda++;                                                 \
-			err_ = cm_real.name args;                                     \
-			cm_in_cuda--;                                                 \
-		}                                                                     \
-		err_;                                                                 \
-	})
+#include "hook_shape.h" /* CM_EXPORT, CM_REAL */
 
 /* The real function without the guard: the runtime's driver call reaches
  * the cache (before the heap or the thread's context exists). */
