@@ -31,40 +31,13 @@
 #include <string.h>
 #include <time.h>
 
-#define CHECK(call)                                                                  \
-	do {                                                                         \
-		cudaError_t e_ = (call);                                             \
-		if (e_ != cudaSuccess) {                                             \
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, \
-				cudaGetErrorString(e_));                             \
-			exit(1);                                                     \
-		}                                                                    \
-	} while (0)
+#include "bench_common.h" /* CHECK, now_ns, median */
 
 #define BATCHES 31
 #define ROUNDS 7
 #define MORE 1000
 
 static const size_t live_sizes[] = {512, 1024, 4096, 16384};
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp_double);
-	return v[n / 2];
-}
 
 static void pairs(size_t size, long n)
 {
