@@ -122,15 +122,9 @@ static CUresult cm_drv_stream_sync(CUstream s, bool ptsz)
 	cm_heap *h;
 	if (cm_in_cuda || !(h = cm_lib_heap()))
 		return ptsz ? CM_DRV(cuStreamSynchronize_ptsz, (s)) : CM_DRV(cuStreamSynchronize, (s));
-	cm_stream cs = cm_lib_stream(s, ptsz);
-	int slot = -1;
-	if ((cs == CM_STREAM_LEGACY || cs == CM_STREAM_PER_THREAD) && !cm_lib_device(&slot))
-		slot = -1;
-	cm_sync_token tok = cm_sync_begin(h, slot, cs);
+	cm_sync_token tok = cm_lib_stream_sync_begin(h, s, ptsz);
 	CUresult r = ptsz ? CM_DRV(cuStreamSynchronize_ptsz, (s)) : CM_DRV(cuStreamSynchronize, (s));
-	cm_in_cuda++;
-	cm_sync_end(h, tok, r == CUDA_SUCCESS ? CM_OK : CM_ERR_BACKEND);
-	cm_in_cuda--;
+	cm_lib_sync_end(h, tok, r == CUDA_SUCCESS);
 	return r;
 }
 
@@ -149,9 +143,7 @@ static CUresult cm_drv_ctx_sync(cm_heap *h, int slot, CUresult (*real)(CUcontext
 {
 	cm_sync_token tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
 	CUresult r = ctx ? real(ctx) : cm_drv.cuCtxSynchronize();
-	cm_in_cuda++;
-	cm_sync_end(h, tok, r == CUDA_SUCCESS ? CM_OK : CM_ERR_BACKEND);
-	cm_in_cuda--;
+	cm_lib_sync_end(h, tok, r == CUDA_SUCCESS);
 	return r;
 }
 

@@ -152,15 +152,9 @@ static cudaError_t cm_hook_stream_sync(cudaStream_t s, bool ptsz)
 	cm_heap *h;
 	if (cm_in_cuda || !(h = cm_lib_heap()))
 		return ptsz ? CM_REAL(cudaStreamSynchronize_ptsz, (s)) : CM_REAL(cudaStreamSynchronize, (s));
-	cm_stream cs = cm_lib_stream((CUstream)s, ptsz);
-	int slot = -1;
-	if ((cs == CM_STREAM_LEGACY || cs == CM_STREAM_PER_THREAD) && !cm_lib_device(&slot))
-		slot = -1;
-	cm_sync_token tok = cm_sync_begin(h, slot, cs);
+	cm_sync_token tok = cm_lib_stream_sync_begin(h, (CUstream)s, ptsz);
 	cudaError_t err = ptsz ? CM_REAL(cudaStreamSynchronize_ptsz, (s)) : CM_REAL(cudaStreamSynchronize, (s));
-	cm_in_cuda++;
-	cm_sync_end(h, tok, err == cudaSuccess ? CM_OK : CM_ERR_BACKEND);
-	cm_in_cuda--;
+	cm_lib_sync_end(h, tok, err == cudaSuccess);
 	return err;
 }
 
@@ -182,8 +176,6 @@ CM_EXPORT cudaError_t cudaDeviceSynchronize(void)
 		return CM_REAL(cudaDeviceSynchronize, ());
 	cm_sync_token tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
 	cudaError_t err = CM_REAL(cudaDeviceSynchronize, ());
-	cm_in_cuda++;
-	cm_sync_end(h, tok, err == cudaSuccess ? CM_OK : CM_ERR_BACKEND);
-	cm_in_cuda--;
+	cm_lib_sync_end(h, tok, err == cudaSuccess);
 	return err;
 }

@@ -196,6 +196,22 @@ cm_stream cm_lib_stream(CUstream s, bool ptsz)
 	return (cm_stream)s; /* CU_STREAM_PER_THREAD is CM_STREAM_PER_THREAD */
 }
 
+cm_sync_token cm_lib_stream_sync_begin(cm_heap *h, CUstream s, bool ptsz)
+{
+	cm_stream cs = cm_lib_stream(s, ptsz);
+	int slot = -1;
+	if ((cs == CM_STREAM_LEGACY || cs == CM_STREAM_PER_THREAD) && !cm_lib_device(&slot))
+		slot = -1;
+	return cm_sync_begin(h, slot, cs);
+}
+
+void cm_lib_sync_end(cm_heap *h, cm_sync_token tok, bool ok)
+{
+	cm_in_cuda++;
+	cm_sync_end(h, tok, ok ? CM_OK : CM_ERR_BACKEND);
+	cm_in_cuda--;
+}
+
 cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async, cm_stream s, uintptr_t *out)
 {
 	*out = 0;

@@ -42,6 +42,12 @@ bool cm_lib_device(int *slot);
  * calling thread's per-thread stream when ptsz. */
 cm_stream cm_lib_stream(CUstream s, bool ptsz);
 
+/* A synchronization hook of either level: the mark before the real call
+ * (the stream's, or CM_SYNC_DEVICE with the thread's slot) and, after it,
+ * the proof it gives when ok, under the re-entry guard. */
+cm_sync_token cm_lib_stream_sync_begin(cm_heap *h, CUstream s, bool ptsz);
+void cm_lib_sync_end(cm_heap *h, cm_sync_token tok, bool ok);
+
 /* The core's allocation and free for a hook of either level, under the
  * re-entry guard, with the block told to an attached NVTX tool (nvtx.h).
  * async: cudaMallocAsync on s. CM_ERR_NOT_OURS from a free: pass it to

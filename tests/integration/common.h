@@ -61,6 +61,18 @@ static atomic_int integ_failures;
 			     (int)integ_e_);                                       \
 	} while (0)
 
+#ifdef __cuda_cuda_h__
+/* A driver call that must succeed (programs that include cuda.h first). */
+#define CU_CHECK(call)                                                                \
+	do {                                                                          \
+		CUresult cu_r_ = (call);                                              \
+		if (cu_r_ != CUDA_SUCCESS) {                                          \
+			FAIL("%s: expected CUDA_SUCCESS, got %d", #call, (int)cu_r_); \
+			exit(1);                                                      \
+		}                                                                     \
+	} while (0)
+#endif
+
 static inline int integ_report(const char *prog)
 {
 	int n = atomic_load(&integ_failures);

@@ -20,47 +20,38 @@ CUresult cuStreamBeginCapture_ptsz(CUstream s);
 
 #define BIG ((size_t)64 << 20)
 
-#define D(call)                                                                       \
-	do {                                                                          \
-		CUresult r_ = (call);                                                 \
-		if (r_ != CUDA_SUCCESS) {                                             \
-			FAIL("%s: expected CUDA_SUCCESS, got %d", #call, (int)r_);    \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
-
 static void capture_with(CUresult (*begin)(CUstream), const char *name)
 {
 	CUstream s;
 	CUdeviceptr warm = 0, g = 0;
 	CUgraph graph = NULL;
 	size_t before = 0, during = 0, total = 0;
-	D(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
-	D(cuMemAlloc(&warm, BIG));
-	D(cuMemFree(warm));
-	D(cuMemGetInfo(&before, &total));
-	D(begin(s));
-	D(cuMemAllocAsync(&g, BIG, s));
-	D(cuMemGetInfo(&during, &total));
-	D(cuMemFreeAsync(g, s));
-	D(cuStreamEndCapture(s, &graph));
+	CU_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CU_CHECK(cuMemAlloc(&warm, BIG));
+	CU_CHECK(cuMemFree(warm));
+	CU_CHECK(cuMemGetInfo(&before, &total));
+	CU_CHECK(begin(s));
+	CU_CHECK(cuMemAllocAsync(&g, BIG, s));
+	CU_CHECK(cuMemGetInfo(&during, &total));
+	CU_CHECK(cuMemFreeAsync(g, s));
+	CU_CHECK(cuStreamEndCapture(s, &graph));
 	if (before < during + BIG)
 		FAIL("%s: an allocation inside the capture left the driver's free memory at %zu "
 		     "of %zu bytes: it did not come from the driver", name, during, before);
 	if (graph)
-		D(cuGraphDestroy(graph));
-	D(cuStreamDestroy(s));
+		CU_CHECK(cuGraphDestroy(graph));
+	CU_CHECK(cuStreamDestroy(s));
 }
 
 int main(void)
 {
 	CUcontext ctx;
-	D(cuInit(0));
-	D(cuDevicePrimaryCtxRetain(&ctx, 0));
-	D(cuCtxSetCurrent(ctx));
+	CU_CHECK(cuInit(0));
+	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+	CU_CHECK(cuCtxSetCurrent(ctx));
 	capture_with(cuStreamBeginCapture, "cuStreamBeginCapture");
 	capture_with(cuStreamBeginCapture_ptsz, "cuStreamBeginCapture_ptsz");
-	D(cuCtxSetCurrent(NULL));
-	D(cuDevicePrimaryCtxRelease(0));
+	CU_CHECK(cuCtxSetCurrent(NULL));
+	CU_CHECK(cuDevicePrimaryCtxRelease(0));
 	return integ_report("capture_v1");
 }

@@ -18,21 +18,12 @@
 #undef cuCtxDestroy
 CUresult cuCtxDestroy(CUcontext ctx); /* the first ABI, still exported */
 
-#define D(call)                                                                       \
-	do {                                                                          \
-		CUresult r_ = (call);                                                 \
-		if (r_ != CUDA_SUCCESS) {                                             \
-			FAIL("%s: expected CUDA_SUCCESS, got %d", #call, (int)r_);    \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
-
 static void check_bytes(CUdeviceptr p, size_t n, int value, const char *what)
 {
 	unsigned char *h = malloc(n);
 	if (!h)
 		exit(1);
-	D(cuMemcpyDtoH(h, p, n));
+	CU_CHECK(cuMemcpyDtoH(h, p, n));
 	for (size_t i = 0; i < n; i++)
 		if (h[i] != (unsigned char)value) {
 			FAIL("%s: expected 0x%02x at offset %zu, got 0x%02x", what, value, i, h[i]);
@@ -46,31 +37,31 @@ static void round_with(CUresult (*destroy)(CUcontext), CUcontext ctx, const char
 {
 	const size_t half = INTEG_MIB / 2;
 	CUdeviceptr a = 0, b = 0, c = 0;
-	D(cuMemAlloc(&a, half));
-	D(cuMemAlloc(&b, half));
-	D(cuMemsetD8(b, 0x5b, half));
+	CU_CHECK(cuMemAlloc(&a, half));
+	CU_CHECK(cuMemAlloc(&b, half));
+	CU_CHECK(cuMemsetD8(b, 0x5b, half));
 	CUresult r = destroy(ctx);
 	if (r == CUDA_SUCCESS) { /* a driver that destroys it leaves nothing to check */
 		printf("ctx_refused: %s(primary context) succeeded: skipped\n", name);
 		exit(77);
 	}
-	D(cuMemFree(a));
-	D(cuMemAlloc(&c, INTEG_MIB));
-	D(cuMemsetD8(c, 0xee, INTEG_MIB));
+	CU_CHECK(cuMemFree(a));
+	CU_CHECK(cuMemAlloc(&c, INTEG_MIB));
+	CU_CHECK(cuMemsetD8(c, 0xee, INTEG_MIB));
 	check_bytes(b, half, 0x5b, name);
-	D(cuMemFree(b));
-	D(cuMemFree(c));
+	CU_CHECK(cuMemFree(b));
+	CU_CHECK(cuMemFree(c));
 }
 
 int main(void)
 {
 	CUcontext ctx;
-	D(cuInit(0));
-	D(cuDevicePrimaryCtxRetain(&ctx, 0));
-	D(cuCtxSetCurrent(ctx));
+	CU_CHECK(cuInit(0));
+	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+	CU_CHECK(cuCtxSetCurrent(ctx));
 	round_with(cuCtxDestroy_v2, ctx, "cuCtxDestroy_v2");
 	round_with(cuCtxDestroy, ctx, "cuCtxDestroy");
-	D(cuCtxSetCurrent(NULL));
-	D(cuDevicePrimaryCtxRelease(0));
+	CU_CHECK(cuCtxSetCurrent(NULL));
+	CU_CHECK(cuDevicePrimaryCtxRelease(0));
 	return integ_report("ctx_refused");
 }

@@ -94,29 +94,20 @@ NB_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
 }
 #endif
 
-#define D(call)                                                                       \
-	do {                                                                          \
-		CUresult r_ = (call);                                                 \
-		if (r_ != CUDA_SUCCESS) {                                             \
-			FAIL("%s: expected CUDA_SUCCESS, got %d", #call, (int)r_);    \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
-
 static void nb_rounds(nb_alloc_fn alloc, nb_free_fn release)
 {
 	unsigned char ends[2];
 	for (int i = 0; i < NB_ROUNDS; i++) {
 		size_t n = INTEG_MIB + (size_t)(i % 8) * 4096;
 		CUdeviceptr p = 0;
-		D(alloc(&p, n));
-		D(cuMemsetD8(p, i + 1, n));
-		D(cuMemcpyDtoH(&ends[0], p, 1));
-		D(cuMemcpyDtoH(&ends[1], p + n - 1, 1));
+		CU_CHECK(alloc(&p, n));
+		CU_CHECK(cuMemsetD8(p, i + 1, n));
+		CU_CHECK(cuMemcpyDtoH(&ends[0], p, 1));
+		CU_CHECK(cuMemcpyDtoH(&ends[1], p + n - 1, 1));
 		if (ends[0] != (unsigned char)(i + 1) || ends[1] != (unsigned char)(i + 1))
 			FAIL("round %d: expected 0x%02x at both ends, got 0x%02x 0x%02x", i, i + 1,
 			     ends[0], ends[1]);
-		D(release(p));
+		CU_CHECK(release(p));
 	}
 }
 
@@ -153,9 +144,9 @@ int main(int argc, char **argv)
 	nb_mode = argc > 1 ? argv[1] : "linked";
 	if (!NB_DEFINE)
 		nb_dlerror(); /* first: before the driver is initialized */
-	D(cuInit(0));
-	D(cuDevicePrimaryCtxRetain(&ctx, 0));
-	D(cuCtxSetCurrent(ctx));
+	CU_CHECK(cuInit(0));
+	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+	CU_CHECK(cuCtxSetCurrent(ctx));
 #if NB_DEFINE
 	nb_rounds(cuMemAlloc_v2, cuMemFree_v2);
 	if (nb_calls != 2 * NB_ROUNDS)
@@ -165,8 +156,8 @@ int main(int argc, char **argv)
 		  (nb_free_fn)nb_find("cuMemFree_v2", "cuMemFree"));
 	nb_dlerror();
 #endif
-	D(cuCtxSetCurrent(NULL));
-	D(cuDevicePrimaryCtxRelease(0));
+	CU_CHECK(cuCtxSetCurrent(NULL));
+	CU_CHECK(cuDevicePrimaryCtxRelease(0));
 	printf("neighbour %s%s: %d rounds\n", NB_DEFINE ? "define " : "", nb_mode, NB_ROUNDS);
 	return integ_report("neighbour");
 }

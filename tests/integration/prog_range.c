@@ -15,15 +15,6 @@
 
 #include "common.h"
 
-#define D(call)                                                                       \
-	do {                                                                          \
-		CUresult r_ = (call);                                                 \
-		if (r_ != CUDA_SUCCESS) {                                             \
-			FAIL("%s: expected CUDA_SUCCESS, got %d", #call, (int)r_);    \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
-
 #define ASKED 1000
 
 static void expect_range(CUdeviceptr p, CUdeviceptr base, size_t size, const char *what)
@@ -78,7 +69,7 @@ static void expect_report_names_driver(void)
 	fflush(stderr);
 	int saved = dup(2);
 	dup2(fileno(log), 2);
-	D(cuMemGetInfo(&fr, &total));
+	CU_CHECK(cuMemGetInfo(&fr, &total));
 	CUresult r = cuMemAlloc(&p, total + INTEG_MIB);
 	fflush(stderr);
 	dup2(saved, 2);
@@ -98,24 +89,24 @@ int main(void)
 {
 	CUcontext ctx;
 	CUdeviceptr a = 0, b = 0;
-	D(cuInit(0));
-	D(cuDevicePrimaryCtxRetain(&ctx, 0));
-	D(cuCtxSetCurrent(ctx));
-	D(cuMemAlloc(&a, ASKED));
-	D(cuMemAlloc(&b, ASKED));
+	CU_CHECK(cuInit(0));
+	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+	CU_CHECK(cuCtxSetCurrent(ctx));
+	CU_CHECK(cuMemAlloc(&a, ASKED));
+	CU_CHECK(cuMemAlloc(&b, ASKED));
 	expect_range(a, a, ASKED, "a block's start");
 	expect_range(a + ASKED / 2, a, ASKED, "inside a block");
 	expect_unknown(a + ASKED + 8, "past the size asked");
-	D(cuMemFree(a));
+	CU_CHECK(cuMemFree(a));
 	expect_unknown(a, "a freed block");
 	expect_unknown(b + 64 * 1024, "64 KiB past the last block");
 	CUdeviceptr c = 0; /* a's block again, likely (the same rounded size) */
-	D(cuMemAlloc(&c, ASKED - 100));
+	CU_CHECK(cuMemAlloc(&c, ASKED - 100));
 	expect_range(c, c, ASKED - 100, "a block handed out again");
-	D(cuMemFree(c));
-	D(cuMemFree(b));
+	CU_CHECK(cuMemFree(c));
+	CU_CHECK(cuMemFree(b));
 	expect_report_names_driver();
-	D(cuCtxSetCurrent(NULL));
-	D(cuDevicePrimaryCtxRelease(0));
+	CU_CHECK(cuCtxSetCurrent(NULL));
+	CU_CHECK(cuDevicePrimaryCtxRelease(0));
 	return integ_report("range");
 }
