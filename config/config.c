@@ -414,6 +414,13 @@ static const char *cm_set_release_threshold(cm_config *cfg, cm_slice v)
 	return cm_parse_mib(v, &mib, &cfg->release_threshold);
 }
 
+static const char *cm_set_max_pending(cm_config *cfg, cm_slice v)
+{
+	uint64_t mib;
+
+	return cm_parse_mib(v, &mib, &cfg->max_pending);
+}
+
 /* ---- pinned host memory ---- */
 
 static const char *cm_set_pinned_max_cached(cm_config *cfg, cm_slice v)
@@ -660,6 +667,11 @@ static const cm_option cm_options[] = {
 	  "an integer number of MiB, 0 or more",
 	  "idle cached memory above this is given back to the device",
 	  cm_set_release_threshold },
+	{ "max_pending_mb", "MiB", "32",
+	  "an integer number of MiB, 0 or more",
+	  "new memory taken while freed blocks still await their proof, before "
+	  "the cache orders them for reuse (or waits for them); 0: at once",
+	  cm_set_max_pending },
 	{ "per_process_memory_fraction", "decimal", "1.0",
 	  "a decimal number above 0.0 and at most 1.0",
 	  "cap on this process's reserved memory, as a fraction of the device",
@@ -927,6 +939,7 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->garbage_collection_threshold = 0.0;
 	cfg->expandable_segments = false;
 	cfg->release_threshold = SIZE_MAX;
+	cfg->max_pending = CM_MAX_PENDING_DEFAULT;
 	cfg->per_process_memory_fraction = 1.0;
 	cfg->free_fence = CM_FENCE_GPU;
 	cfg->stats = CM_STATS_OFF;

@@ -38,7 +38,7 @@ static bool cm_check_in_tree(cm_tnode *root, cm_tnode *n)
 }
 
 typedef struct cm_check_sums {
-	size_t free_blocks, used_blocks, idle_segs;
+	size_t free_blocks, used_blocks, idle_segs, awaiting_blocks;
 	cm_stats st;
 } cm_check_sums;
 
@@ -83,8 +83,10 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 		if (b->state == CM_BLOCK_FREE) {
 			CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE,
 				 "adjacent free blocks at %#" PRIxPTR, b->node.addr);
-			CM_CHECK(cm_check_in_tree(seg->pool->root, &b->node),
+			CM_CHECK(b->awaiting || cm_check_in_tree(seg->pool->root, &b->node),
 				 "free block %#" PRIxPTR " not in its pool", b->node.addr);
+			sum->awaiting_blocks += b->awaiting;
+			sum->st.pending_bytes += b->awaiting ? b->node.size : 0;
 			CM_CHECK(atomic_load(&b->owner) == 0, "free block %#" PRIxPTR " has an owner",
 				 b->node.addr);
 			CM_CHECK(!cm_livemap_find(&d->live, b->node.addr),
@@ -92,7 +94,7 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 			sum->free_blocks++;
 			seg_free += b->node.size;
 		} else {
-			CM_CHECK(b->state == CM_BLOCK_USED, "block %#" PRIxPTR " in state %d",
+			CM_CHECK(b->state == CM_BLOCK_USED && !b->awaiting, "block %#" PRIxPTR " in state %d",
 				 b->node.addr, b->state);
 			CM_CHECK(cm_livemap_find(&d->live, b->node.addr) == b,
 				 "used block %#" PRIxPTR " not in the live map", b->node.addr);
@@ -141,8 +143,14 @@ static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
 		free_indexed += cm_tree_count(r->small.root) + cm_tree_count(r->large.root);
 		segs += r->small.segments + r->large.segments;
 	}
-	CM_CHECK(free_indexed == sum->free_blocks, "%zu free blocks, %zu indexed", sum->free_blocks,
-		 free_indexed);
+	size_t awaiting = 0;
+	for (cm_tnode *n = d->awaiting_head; n; n = n->right, awaiting++)
+		CM_CHECK(cm_block_of(n)->awaiting && (n->right ? n->right->left == n : d->awaiting_tail == n),
+			 "awaiting list broken at %#" PRIxPTR, n->addr);
+	CM_CHECK(awaiting == sum->awaiting_blocks, "%zu blocks awaiting, %zu listed",
+		 sum->awaiting_blocks, awaiting);
+	CM_CHECK(free_indexed + awaiting == sum->free_blocks, "%zu free blocks, %zu indexed",
+		 sum->free_blocks, free_indexed + awaiting);
 	CM_CHECK(segs == d->nsegs, "%zu segments, pools count %zu", d->nsegs, segs);
 	CM_CHECK(d->live.count == sum->used_blocks, "%zu used blocks, live map holds %zu",
 		 sum->used_blocks, d->live.count);
@@ -170,6 +178,7 @@ static bool cm_check_stats(cm_device *d, const cm_check_sums *sum, FILE *err)
 	CM_CHECK_LEVEL(segments)
 	CM_CHECK_LEVEL(inactive_split_bytes)
 	CM_CHECK_LEVEL(stitch_free_bytes)
+	CM_CHECK_LEVEL(pending_bytes)
 #undef CM_CHECK_LEVEL
 	CM_CHECK(atomic_load(&d->ordered_epoch) < atomic_load(&d->epoch) &&
 		 atomic_load(&d->completed_epoch) < atomic_load(&d->epoch),

@@ -234,6 +234,13 @@ static cm_status cm_reuse_wait(cm_device *d, const cm_request *rq, const cm_tag 
 	return CM_OK;
 }
 
+/* A proof came for every free before it: the blocks awaiting one are
+ * looked at again (segment.c's awaiting list). */
+static void cm_pending_proved(cm_device *d)
+{
+	d->proof_gen++;
+}
+
 /* Rule 3, ordering: record on every non-blocking stream, make legacy wait
  * on each, record E on legacy, make each wait on E. Orders everything
  * enqueued before it before everything enqueued after it. */
@@ -271,6 +278,7 @@ static cm_status cm_fence(cm_device *d)
 			return st;
 	d->fence_recorded = true;
 	cm_atomic_max(&d->ordered_epoch, e);
+	cm_pending_proved(d);
 	d->stats.fences++;
 	return CM_OK;
 }
@@ -337,6 +345,7 @@ static cm_status cm_cover(cm_device *d)
 	if (!all)
 		return CM_ERR_CAPTURING;
 	cm_atomic_max(&d->ordered_epoch, e);
+	cm_pending_proved(d);
 	d->stats.fences++;
 	return CM_OK;
 }
@@ -364,7 +373,7 @@ static cm_status cm_collect_add(cm_device *d, cm_event ev, bool owned)
 static void cm_collect_end(cm_device *d)
 {
 	cm_collect *c = &d->collect;
-	d->pending_fresh = 0;
+	cm_pending_proved(d);
 	for (size_t i = 0; i < c->nevents; i++)
 		if (c->owned[i])
 			cm_event_put(d, c->events[i]);
@@ -441,19 +450,16 @@ static bool cm_collect_poll_now(cm_device *d)
 	return cm_collect_poll(d);
 }
 
-/* Memory taken while a collect is pending is bounded (CM_PENDING_BOUND):
- * past it the host waits for the collect, which proves every free before
- * it complete. True when it waited and the caller should search again. */
-bool cm_pending_bound_wait(cm_device *d, size_t grow)
+/* Every free before now made complete: the host waits for the collect
+ * in flight, or a new one (the collect path). */
+static bool cm_collect_wait(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	cm_collect *c = &d->collect;
 	if (!c->active)
+		cm_collect_start(d);
+	if (!c->active)
 		return false;
-	if (d->pending_fresh + grow <= CM_PENDING_BOUND) {
-		d->pending_fresh += grow;
-		return false;
-	}
 	for (size_t i = 0; i < c->nevents; i++)
 		if (be->event_synchronize(be->ctx, d->index, c->events[i]) != CM_OK)
 			return cm_device_sync_locked(d) == CM_OK;
@@ -472,6 +478,7 @@ cm_status cm_device_sync_locked(cm_device *d)
 		return st;
 	d->stats.host_syncs++;
 	cm_atomic_max(&d->completed_epoch, e);
+	cm_pending_proved(d);
 	if (d->collect.active && d->collect.epoch <= e)
 		cm_collect_end(d);
 	cm_stream_reap(d, true);
@@ -569,9 +576,24 @@ static bool cm_user_streams_idle(cm_device *d)
 	return true;
 }
 
+/* Every free before now made reusable at once: one cover (submissions
+ * seen), a full fence (few non-blocking streams), or the host waits for
+ * the collect, as cudaFree would have. */
+static bool cm_order_pending(cm_device *d)
+{
+	cm_stream_reap(d, false);
+	if (d->heap->sees_submissions)
+		return cm_cover(d) == CM_OK;
+	if (d->nb_count <= CM_FENCE_MAX_NB)
+		return cm_fence(d) == CM_OK;
+	return cm_collect_wait(d);
+}
+
 /* Makes free block b safe for rq's consumer, enqueueing what its tag needs.
- * CM_NOT_READY: not without waiting; the caller looks elsewhere. */
-cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
+ * CM_NOT_READY: not without ordering or waiting; the block awaits its
+ * proof (rq->awaiting) and the caller looks elsewhere, then takes new
+ * memory within max_pending_mb before ordering (cm_pending_bound). */
+cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 {
 	const cm_tag *t = &b->tag;
 
@@ -585,20 +607,48 @@ cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b)
 	case CM_NEED_FENCE:
 		break;
 	}
-	cm_stream_reap(d, false);
-	if (d->heap->sees_submissions)
-		return cm_cover(d) == CM_OK ? CM_OK : CM_NOT_READY;
-	if (atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB && cm_freed_here_on_default_streams(rq, t) &&
-	    cm_user_streams_idle(d)) {
-		d->stats.idle_proofs++;
-		return CM_OK;
+	if (!d->heap->sees_submissions) {
+		if (atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB &&
+		    cm_freed_here_on_default_streams(rq, t) && cm_user_streams_idle(d)) {
+			d->stats.idle_proofs++;
+			return CM_OK;
+		}
+		if (d->nb_count > CM_FENCE_MAX_NB) {
+			if (cm_collect_poll(d) && cm_tag_complete(d, t))
+				return CM_OK;
+			cm_collect_start(d);
+		}
 	}
-	if (d->nb_count <= CM_FENCE_MAX_NB)
-		return cm_fence(d) == CM_OK ? CM_OK : CM_NOT_READY;
-	if (cm_collect_poll(d) && cm_tag_complete(d, t))
-		return CM_OK;
-	cm_collect_start(d);
+	/* With no non-blocking stream, ordering is one event on legacy and
+	 * delays no stream: at once. */
+	if (d->heap->cfg.max_pending == 0 || d->nb_count == 0)
+		return cm_order_pending(d) ? CM_OK : CM_NOT_READY;
+	rq->awaiting = true;
 	return CM_NOT_READY;
+}
+
+/* Before a search, with blocks awaiting: a collect in flight that
+ * completed is a proof for them (polled at most once per allocation). */
+void cm_pending_poll(cm_device *d)
+{
+	if (d->stats.pending_bytes && d->collect.active)
+		cm_collect_poll(d);
+}
+
+/* Memory pending behind unfinished work is bounded (docs/design.md,
+ * "Pending memory"): a miss takes new memory while the free blocks
+ * awaiting their proof (pending_bytes) and the new memory stay within
+ * max_pending_mb; past it (or when a block the search passed over did not
+ * fit in it), every pending block is made reusable at once. True: it was,
+ * search again. */
+bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow)
+{
+	size_t pending = d->stats.pending_bytes, max = d->heap->cfg.max_pending;
+	if (!pending && !rq->over_bound)
+		return false;
+	if (!rq->over_bound && grow <= max && pending <= max - grow)
+		return false;
+	return cm_order_pending(d);
 }
 
 /* ---- synchronization (rule 6); the entry points are heap.c's ---- */
@@ -639,6 +689,7 @@ bool cm_fence_synced(cm_device *d, cm_sync_token tok)
  * before it, and the zombies' tails. */
 void cm_fence_synced_locked(cm_device *d, uint64_t mark)
 {
+	cm_pending_proved(d);
 	if (d->collect.active && d->collect.epoch <= mark)
 		cm_collect_end(d);
 	cm_stream_reap(d, false);

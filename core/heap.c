@@ -148,31 +148,52 @@ static bool cm_fit_ok(const cm_config *cfg, size_t size, size_t block)
 	return size < cfg->max_split_size || block < size + CM_OVERSIZE_SLACK;
 }
 
+/* A block cm_reuse_prepare found awaiting its proof leaves the search
+ * until one comes, while the memory so pending stays within the bound. */
+static bool cm_block_set_aside(cm_device *d, cm_request *rq, cm_block *b)
+{
+	if (!rq->awaiting)
+		return false;
+	rq->awaiting = false;
+	if (d->stats.pending_bytes + b->node.size > d->heap->cfg.max_pending) {
+		rq->over_bound = true;
+		return false;
+	}
+	cm_block_await(d, b);
+	return true;
+}
+
 /* Best fit in the pool that is safe to reuse, looking past at most
- * CM_SKIP_LIMIT blocks that are not (yet). */
-static cm_block *cm_pool_search(cm_device *d, cm_pool *pool, const cm_request *rq)
+ * CM_SKIP_LIMIT blocks that are not (yet). A block whose reuse needs an
+ * order not yet had goes to the awaiting list instead (within
+ * max_pending_mb), so that no search looks at it again before a proof. */
+static cm_block *cm_pool_search(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	cm_tnode *n = cm_tree_lower_bound(pool->root, rq->size, 0);
-	for (int i = 0; n && i < CM_SKIP_LIMIT; i++, n = cm_tree_next(pool->root, n)) {
+	for (int i = 0; n && i < CM_SKIP_LIMIT;) {
 		if (!cm_fit_ok(&d->heap->cfg, rq->size, n->size))
 			return NULL;
 		cm_block *b = cm_block_of(n);
+		n = cm_tree_next(pool->root, n);
 		if (cm_reuse_prepare(d, rq, b) == CM_OK)
 			return b;
+		i += !cm_block_set_aside(d, rq, b);
 	}
 	return NULL;
 }
 
-static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq);
+static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, cm_request *rq);
 
 /* Steps 1 and 2: cached memory, the pool's own first. */
-static cm_block *cm_search_cached(cm_device *d, cm_pool *pool, const cm_request *rq)
+static cm_block *cm_search_cached(cm_device *d, cm_pool *pool, cm_request *rq)
 {
+	cm_pending_poll(d);
+	cm_awaiting_return(d);
 	cm_block *b = cm_pool_search(d, pool, rq);
 	return b ? b : cm_steal_idle(d, pool, rq);
 }
 
-static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq)
+static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	cm_tnode *root = pool->small ? d->idle_small : d->idle_large;
 	cm_tnode *n = cm_tree_lower_bound(root, rq->size, 0);
@@ -180,13 +201,13 @@ static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, const cm_request *rq
 		if (!cm_fit_ok(&d->heap->cfg, rq->size, n->size))
 			return NULL;
 		cm_segment *seg = cm_segment_of_idle(n);
-		if (seg->pool == pool || (seg->expandable && pool->expandable))
-			continue; /* searched already; or one expandable segment a pool */
-		i++;
+		if (seg->pool == pool || (seg->expandable && pool->expandable) || seg->first->awaiting)
+			continue; /* searched already; or one expandable segment a pool; or awaiting */
 		if (cm_reuse_prepare(d, rq, seg->first) == CM_OK) {
 			cm_segment_move(d, seg, pool);
 			return seg->first;
 		}
+		i += !cm_block_set_aside(d, rq, seg->first);
 	}
 	return NULL;
 }
@@ -213,7 +234,7 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
  * synchronization, after which every block waiting on a fence is
  * reusable (and, with expandable segments, every free chunk stitchable);
  * every idle segment released. */
-static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, const cm_request *rq)
+static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	cm_block *b;
 
@@ -269,9 +290,9 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	 * device is asked only once it is back in the pools. */
 	if (cm_tc_steal_parked_locked(d) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
-	/* Past the bound on memory taken while frees await their proof, wait
-	 * for the oldest, as cudaFree itself would have. */
-	if (cm_pending_bound_wait(d, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
+	/* Blocks awaiting their proof were passed over: new memory within
+	 * max_pending_mb, past it they are ordered (or waited for). */
+	if (cm_pending_bound(d, rq, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
 	rq->hopeless = cm_oom_hopeless(d, rq->size);
@@ -498,6 +519,7 @@ static void cm_device_forget_memory(cm_device *d)
 		free(seg);
 	}
 	d->nsegs = 0;
+	cm_awaiting_forget(d);
 	d->idle_small = d->idle_large = NULL;
 	d->idle_oldest = d->idle_newest = NULL;
 	if (d->live.keys)

@@ -57,7 +57,6 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
-#define CM_PENDING_BOUND (64 * CM_MiB) /* fresh memory while frees await a collect */
 
 typedef struct cm_device cm_device;
 typedef struct cm_pool cm_pool;
@@ -112,6 +111,7 @@ typedef struct cm_block {
 	_Atomic uint64_t ticket; /* which hand-out a per-thread cache entry means */
 	uint8_t state;
 	_Atomic uint8_t free_nb; /* USED with a FREE neighbour (lock-free hint) */
+	bool awaiting; /* FREE, in the device's awaiting list instead of its pool's index */
 	uint32_t dev_index; /* the device whose slab holds the struct: never changes */
 	size_t requested;
 	cm_tag tag; /* meaningful while free or parked */
@@ -224,10 +224,15 @@ struct cm_device {
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
-	size_t pending_fresh;        /* bytes of new segments taken while a collect was pending */
 	_Atomic uint32_t stream_gen;   /* lock-free read: bumped on destroy */
 
 	cm_tnode *idle_small, *idle_large; /* wholly free segments */
+	/* Free blocks awaiting a proof (an order or a completion) before
+	 * cudaMalloc may reuse them, out of their pools' indexes (segment.c);
+	 * their bytes are stats.pending_bytes. Linked through node.left and
+	 * node.right. They go back to the indexes once proof_gen moved. */
+	cm_tnode *awaiting_head, *awaiting_tail;
+	uint64_t proof_gen, awaiting_gen;
 	cm_segment *idle_oldest, *idle_newest; /* the same, by idle_since (release.c) */
 	cm_segment **segs;                 /* by base address */
 	size_t nsegs, segs_cap;
@@ -317,6 +322,9 @@ cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
 cm_block *cm_block_put(cm_device *d, cm_block *b);
 void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
+void cm_block_await(cm_device *d, cm_block *b);
+void cm_awaiting_return(cm_device *d);
+void cm_awaiting_forget(cm_device *d);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
 cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
@@ -383,6 +391,8 @@ typedef struct cm_request {
 	cm_tcache *tc;
 	bool reported; /* out of memory, and the report was printed */
 	bool hopeless; /* refused at once: more than the device could give (heap.c) */
+	bool awaiting;   /* the block just looked at awaits its proof (fence.c) */
+	bool over_bound; /* one that did not fit within max_pending_mb (heap.c) */
 } cm_request;
 void cm_fence_init_device(cm_device *d);
 void cm_fence_fini_device(cm_device *d);
@@ -391,10 +401,11 @@ cm_tag cm_tag_for_free(cm_device *d, cm_stream_rec *s, uint32_t thread);
 cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);
 bool cm_tag_poll_complete(cm_device *d, const cm_tag *t);
-cm_status cm_reuse_prepare(cm_device *d, const cm_request *rq, cm_block *b);
+cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b);
 bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t);
 bool cm_reuse_may_be_ready_unlocked(cm_device *d);
-bool cm_pending_bound_wait(cm_device *d, size_t grow);
+bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow);
+void cm_pending_poll(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);
 void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
 			 cm_sync_token *tok);

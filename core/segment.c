@@ -7,7 +7,9 @@
  * Invariants (checked by cm_heap_check):
  * - a segment's blocks are linked in address order, adjacent, covering it;
  * - no two FREE blocks are adjacent (a free merges with free neighbours);
- * - a FREE block is in its segment's pool index, a USED one in the live map;
+ * - a FREE block is in its segment's pool index, or awaiting a proof in the
+ *   device's awaiting list (whose bytes are stats.pending_bytes); a USED
+ *   one is in the live map;
  * - a segment is in an idle index iff it is one FREE block;
  * - a HOLE block (an unmapped stretch of an expandable segment, stitch.c)
  *   is chunk-aligned, never first nor last, never next to another hole,
@@ -180,10 +182,72 @@ static void cm_pool_insert(cm_device *d, cm_pool *pool, cm_tnode *n)
 	cm_place_changed(d, pool);
 }
 
+static void cm_awaiting_unlink(cm_device *d, cm_block *b)
+{
+	cm_tnode *prev = b->node.left, *next = b->node.right;
+	if (prev)
+		prev->right = next;
+	else
+		d->awaiting_head = next;
+	if (next)
+		next->left = prev;
+	else
+		d->awaiting_tail = prev;
+	b->node.left = b->node.right = NULL;
+	b->awaiting = false;
+	CM_LEVEL(&d->stats, pending_bytes, -(int64_t)b->node.size);
+}
+
+/* Out of its index, whichever holds it. */
 static void cm_pool_remove(cm_device *d, cm_pool *pool, cm_tnode *n)
 {
+	cm_block *b = cm_block_of(n);
+	if (b->awaiting) {
+		cm_awaiting_unlink(d, b);
+		return;
+	}
 	cm_tree_remove(&pool->root, n);
 	cm_place_changed(d, pool);
+}
+
+/* ---- the awaiting list: free blocks a search passed over because their
+ * reuse needs an order or a completion not yet had (fence.c). Out of the
+ * pools' indexes, later searches do not look at them again; the first
+ * search after a proof (the device's proof_gen moved) puts them all back,
+ * and what still awaits is passed over again. ---- */
+
+void cm_block_await(cm_device *d, cm_block *b)
+{
+	cm_assert(b->state == CM_BLOCK_FREE && !b->awaiting);
+	cm_pool_remove(d, b->seg->pool, &b->node);
+	b->awaiting = true;
+	b->node.left = d->awaiting_tail;
+	b->node.right = NULL;
+	if (d->awaiting_tail)
+		d->awaiting_tail->right = &b->node;
+	else
+		d->awaiting_head = &b->node;
+	d->awaiting_tail = &b->node;
+	CM_LEVEL(&d->stats, pending_bytes, (int64_t)b->node.size);
+}
+
+void cm_awaiting_return(cm_device *d)
+{
+	if (d->awaiting_gen == d->proof_gen)
+		return;
+	d->awaiting_gen = d->proof_gen;
+	while (d->awaiting_head) {
+		cm_block *b = cm_block_of(d->awaiting_head);
+		cm_awaiting_unlink(d, b);
+		cm_pool_insert(d, b->seg->pool, &b->node);
+	}
+}
+
+/* A reset dropped every block. */
+void cm_awaiting_forget(cm_device *d)
+{
+	d->awaiting_head = d->awaiting_tail = NULL;
+	d->stats.pending_bytes = 0;
 }
 
 /* ---- the segment table and idle indexes ---- */

@@ -56,7 +56,8 @@
 	X(inactive_split_bytes, "free bytes in partly used segments")            \
 	X(stitch_free_bytes, "unmapped chunks kept for stitching (in reserved)") \
 	X(host_reserved_bytes, "pinned host bytes obtained from CUDA (process-wide)") \
-	X(host_cached_bytes, "of those, cached and not held by the program")
+	X(host_cached_bytes, "of those, cached and not held by the program")   \
+	X(pending_bytes, "free bytes awaiting an order or completion before reuse")
 
 typedef struct cm_stats {
 #define CM_X(name, desc) uint64_t name;

@@ -375,7 +375,7 @@ static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
 			continue;
 		cm_pool *to = seg->pool->small ? &d->none_small : &d->none_large;
 		for (cm_block *b = seg->first; b; b = b->next)
-			if (b->state == CM_BLOCK_FREE) {
+			if (b->state == CM_BLOCK_FREE && !b->awaiting) { /* awaiting: in no pool's index */
 				cm_tree_remove(&seg->pool->root, &b->node);
 				cm_tree_insert(&to->root, &b->node);
 			}

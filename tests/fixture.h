@@ -22,6 +22,11 @@ typedef struct fixture {
 	cm_config cfg;
 } fixture;
 
+/* For tests of what ordering a reuse costs: without pending memory
+ * (max_pending_mb, docs/design.md "Pending memory") a reuse that needs
+ * ordering is ordered at once instead of taking new memory first. */
+#define CM_ORDER_AT_ONCE "max_pending_mb:0"
+
 /* conf: a CACHEMALLOC_CONF string (must parse cleanly) or NULL. */
 static inline void fixture_open(fixture *f, size_t capacity, const char *conf)
 {

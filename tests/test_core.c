@@ -344,7 +344,7 @@ static void test_rule3_fence_orders_reuse(void **state)
 {
 	(void)state;
 	race r;
-	race_setup(&r, NULL, true);
+	race_setup(&r, CM_ORDER_AT_ONCE, true);
 	r.p = fixture_malloc(&r.f, 4096);
 	assert_int_equal(sim_memset_async(r.f.sim, 0, r.p, 1, 4096, r.a), CM_OK);
 	assert_int_equal(cm_free(r.f.heap, r.p), CM_OK);
@@ -469,7 +469,7 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
+	fixture_open(&f, GiB, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
@@ -501,7 +501,7 @@ static void test_rule4_idle_proof_sees_legacy_work(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
+	fixture_open(&f, GiB, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
@@ -581,7 +581,7 @@ static void test_rule5_stream_lifetime(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
+	fixture_open(&f, GiB, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
 	uintptr_t p = fixture_malloc(&f, 4096);

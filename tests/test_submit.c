@@ -15,7 +15,7 @@
 
 static void submit_open(fixture *f)
 {
-	fixture_open(f, GiB, NULL);
+	fixture_open(f, GiB, CM_ORDER_AT_ONCE);
 	cm_heap_track_submissions(f->heap);
 }
 
@@ -75,7 +75,7 @@ static void test_untracked_idle_streams_pay(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
+	fixture_open(&f, GiB, CM_ORDER_AT_ONCE);
 	for (int i = 0; i < 4; i++)
 		fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);

@@ -7,7 +7,10 @@
  * no synchronization in between. After cudaDeviceSynchronize q must read 2
  * everywhere. Without a cache that holds trivially. Under a cache that
  * reuses p for q (prints "q == p"), it holds only if the cache ordered B's
- * write after A's: A's late write of 1 would otherwise land on q.
+ * write after A's: A's late write of 1 would otherwise land on q. By
+ * default the cache takes new memory for q while p awaits its order
+ * (max_pending_mb); with a bound below a segment it orders p and reuses
+ * it, which INTEG_EXPECT_REUSE makes the program require.
  */
 #ifndef INTEG_RACE_H
 #define INTEG_RACE_H
@@ -48,6 +51,12 @@ static int run_race(unsigned stream_flags, const char *name)
 	CHECK(cudaStreamDestroy(a));
 	CHECK(cudaStreamDestroy(b));
 	printf("%s: q == p in %d of %d rounds\n", name, reused, total);
+	/* Set where the configuration makes the cache reuse p at once (its
+	 * ordering is then what is tested, not the fresh memory). */
+	if (getenv("INTEG_EXPECT_REUSE") && reused == 0) {
+		printf("%s: FAIL: q never reused p\n", name);
+		atomic_fetch_add(&integ_failures, 1);
+	}
 	return integ_report(name);
 }
 
