@@ -326,9 +326,11 @@ static cm_status cm_cover(cm_device *d)
 	atomic_store(&d->quiet, true); /* before the flags are read: submit.c */
 	cm_defaults_take(d->heap);
 	bool all = true;
-	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next)
+	for (cm_stream_rec *r = cm_stream_take_ran_list(d), *next; r; r = next) {
+		next = cm_stream_ran_list_next(r);
 		if (r->alive && r->kind != CM_SK_PER_THREAD)
 			all &= cm_cover_stream(d, r);
+	}
 	bool waited = true;
 	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next)
 		if (r->zombie && r->tail)

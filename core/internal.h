@@ -161,6 +161,8 @@ struct cm_stream_rec {
 	/* Submissions (lock-free; user streams, when the heap sees them). */
 	_Atomic cm_stream dir_handle;  /* its handle while in the directory; 0 once dead */
 	_Atomic uint32_t ran;          /* work queued since it was last covered */
+	_Atomic uint32_t listed;       /* on the device's ran list (streams.c) */
+	cm_stream_rec *ran_next;       /* that list's link */
 	_Atomic uint64_t ordered_gen;  /* its work waits for the device's order event of this generation */
 	_Atomic bool nonblocking;      /* kind == CM_SK_NONBLOCKING, for the hooks */
 	uint8_t kind;
@@ -222,6 +224,7 @@ struct cm_device {
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
 	/* The submission protocol (submit.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
+	_Atomic(cm_stream_rec *) ran_list; /* every record whose flag may be set (streams.c) */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
 	_Atomic uint32_t stream_gen;   /* lock-free read: bumped on destroy */
@@ -375,6 +378,8 @@ void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
 void cm_stream_forget_all(cm_device *d);
 void cm_stream_mark_ran(cm_stream_rec *r);
 bool cm_stream_take_ran(cm_stream_rec *r);
+cm_stream_rec *cm_stream_take_ran_list(cm_device *d);
+cm_stream_rec *cm_stream_ran_list_next(cm_stream_rec *r);
 void cm_stream_put_back_ran(cm_stream_rec *r);
 bool cm_defaults_take(cm_heap *h);
 cm_status cm_event_get(cm_device *d, cm_event *out);

@@ -385,12 +385,48 @@ static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
 	}
 }
 
+/* ---- the ran list: the records whose ran flag may be set ----
+ *
+ * A cover visits these instead of every record. A flag set from 0 lists
+ * its record (a lock-free push) unless it is listed already; a cover takes
+ * the whole list and, for each record, clears `listed` before it takes the
+ * flag. So a flag set after the take finds the record unlisted and lists
+ * it again, and one set before is taken by this cover: no set flag is ever
+ * off the list (all sequentially consistent). */
+
+static void cm_stream_list_ran(cm_stream_rec *r)
+{
+	if (atomic_exchange(&r->listed, 1))
+		return;
+	cm_device *d = r->dev;
+	cm_stream_rec *head = atomic_load(&d->ran_list);
+	do
+		r->ran_next = head;
+	while (!atomic_compare_exchange_weak(&d->ran_list, &head, r));
+}
+
+/* The cover's take: the list, emptied. Walk it with
+ * cm_stream_ran_list_next, which unlists each record before its flag is
+ * taken. */
+cm_stream_rec *cm_stream_take_ran_list(cm_device *d)
+{
+	return atomic_exchange(&d->ran_list, NULL);
+}
+
+cm_stream_rec *cm_stream_ran_list_next(cm_stream_rec *r)
+{
+	cm_stream_rec *next = r->ran_next; /* before a hook may list r again */
+	atomic_store(&r->listed, 0);
+	return next;
+}
+
 /* Work was queued on r since it was last covered (submit.c): the device
  * is no longer quiet (the Dekker pair of docs/design.md, "The quiet flag"). */
 void cm_stream_mark_ran(cm_stream_rec *r)
 {
 	if (atomic_exchange(&r->ran, 1) != 0)
 		return;
+	cm_stream_list_ran(r);
 	cm_device *d = r->dev;
 	if (atomic_load(&d->quiet))
 		atomic_store(&d->quiet, false);
@@ -406,6 +442,7 @@ bool cm_stream_take_ran(cm_stream_rec *r)
 void cm_stream_put_back_ran(cm_stream_rec *r)
 {
 	atomic_store(&r->ran, 1);
+	cm_stream_list_ran(r);
 	atomic_store(&r->dev->quiet, false);
 }
 
@@ -481,6 +518,8 @@ void cm_stream_forget_all(cm_device *d)
 		memset(d->stream_table, 0, d->stream_table_cap * sizeof(*d->stream_table));
 	d->nb_list = NULL;
 	d->nb_count = 0;
+	for (cm_stream_rec *r = cm_stream_take_ran_list(d); r;)
+		r = cm_stream_ran_list_next(r);
 	atomic_store(&d->user_streams, 0);
 	atomic_store(&d->zombies, 0);
 	atomic_fetch_add(&d->stream_gen, 1);

@@ -231,9 +231,75 @@ static void test_none_races(void **state)
 	fixture_close(&f);
 }
 
+/* Submissions seen, two non-blocking streams, one held busy: each block
+ * freed after work on it awaits its order, so the next allocations take
+ * new memory instead of ordering the streams, until the blocks awaiting
+ * reach max_pending_mb (default 32 MiB); then one cover orders them all
+ * and they are reused. The host never waits (the busy stream stays
+ * blocked throughout), and what the cache holds stays within the bound. */
+static void test_pending_bounded_before_ordering(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * GiB, NULL);
+	cm_heap_track_submissions(f.heap);
+	cm_stream busy = fixture_stream(&f, true);
+	fixture_stream(&f, true);
+	sim_gate *g = submit_gate(&f, busy);
+	const size_t size = 1 << 20;
+	const int n = 400;
+	uintptr_t first = 0;
+	bool reused = false;
+	for (int i = 0; i < n; i++) {
+		uintptr_t p = fixture_malloc(&f, size);
+		if (i == 0)
+			first = p;
+		else
+			reused |= p == first;
+		submit_memset(&f, p, 1, size, busy);
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		cm_stats st = submit_stats(&f);
+		assert_true(st.pending_bytes <= f.cfg.max_pending);
+		fixture_check(&f);
+	}
+	cm_stats st = submit_stats(&f);
+	assert_true(reused);
+	assert_true(st.fences >= 1 && st.fences <= n / 8); /* one cover per ~32 frees */
+	assert_true(st.peak_reserved_bytes <= f.cfg.max_pending + 2 * CM_SMALL_SEGMENT);
+	assert_int_equal(st.host_syncs + st.pending_waits, 0);
+	assert_true(st.peak_pending_bytes > 0);
+	sim_gate_open(g);
+	fixture_close(&f);
+}
+
+/* max_pending_mb:0 orders at once: every reuse is a cover, nothing new. */
+static void test_pending_zero_orders_at_once(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, CM_ORDER_AT_ONCE);
+	cm_heap_track_submissions(f.heap);
+	cm_stream busy = fixture_stream(&f, true);
+	fixture_stream(&f, true);
+	sim_gate *g = submit_gate(&f, busy);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	for (int i = 0; i < 10; i++) {
+		submit_memset(&f, p, 1, 4096, busy);
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		assert_int_equal(fixture_malloc(&f, 4096), p);
+	}
+	cm_stats st = submit_stats(&f);
+	assert_int_equal(st.fences, 10);
+	assert_int_equal(st.raw_alloc_calls, 1);
+	assert_int_equal(st.peak_pending_bytes, 0);
+	sim_gate_open(g);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_close(&f);
+}
+
 /* Without submissions seen and with many streams, frees wait for a
  * collect; while one stream stays busy, the memory taken meanwhile is
- * bounded: past CM_PENDING_BOUND (64 MiB) the host waits, as cudaFree
+ * bounded: past max_pending_mb (32 MiB) the host waits, as cudaFree
  * would have. */
 static void test_pending_memory_bounded(void **state)
 {
@@ -254,7 +320,7 @@ static void test_pending_memory_bounded(void **state)
 	pthread_join(opener, NULL);
 	cm_stats st = submit_stats(&f);
 	assert_true(st.pending_waits >= 1);
-	assert_true(st.peak_reserved_bytes <= size + (64 << 20) + size);
+	assert_true(st.peak_reserved_bytes <= size + f.cfg.max_pending + size);
 	fixture_close(&f);
 }
 
@@ -330,6 +396,8 @@ int main(void)
 		cmocka_unit_test(test_failing_stream_forgotten),
 		cmocka_unit_test(test_none_races),
 		cmocka_unit_test(test_pending_memory_bounded),
+		cmocka_unit_test(test_pending_bounded_before_ordering),
+		cmocka_unit_test(test_pending_zero_orders_at_once),
 		cmocka_unit_test(test_handle_reused_after_unseen_destroy),
 		cmocka_unit_test(test_stream_churn_bounded),
 	};
