@@ -13,15 +13,19 @@
  *   rule 2  freed on s, wanted by stream t               wait on s's mark
  *   rule 3  nothing ran since the last cover (quiet)     nothing
  *   rule 4  freed by this thread, every user stream idle  nothing (queries)
- *   rule 3  otherwise: a cover when submissions are seen, else a full
- *           fence up to CM_FENCE_MAX_NB streams, else a collect; wait
+ *   rule 3  no non-blocking stream: the order at once (one event)
+ *   rule 3  otherwise: the block awaits its proof while the search takes
+ *           new memory within max_pending_mb (cm_pending_bound); past it,
+ *           one cover when submissions are seen, else a full fence up to
+ *           CM_FENCE_MAX_NB streams, else a wait for the collect
  *
  * (free_fence:host keeps rule 1 and replaces the rest by one device
  * synchronization; free_fence:none needs nothing.)
  *
  * Owns, per device: the epochs, the quiet flag and order generation (with
- * submit.c), the last fence's event, the collect in flight and the bound
- * on memory taken while it is pending; and what a synchronization proves
+ * submit.c), the last fence's event, the collect in flight, the bound on
+ * memory pending behind unfinished work and the proof generation that
+ * returns the awaiting blocks (segment.c keeps the list); and what a synchronization proves
  * (heap.c's cm_sync_begin/end call cm_fence_sync_begin and
  * cm_fence_synced). It calls down to streams.c only.
  *

@@ -7,10 +7,12 @@
  *   0. the calling thread's cache, without any lock (tcache.c); on a
  *      miss its parked blocks go back to the pools first, so that what
  *      it holds never makes the search below fail or fragment;
- *   1. best fit in the consumer's pool, made safe by cm_reuse_prepare;
+ *   1. best fit in the consumer's pool, made safe by cm_reuse_prepare
+ *      (a block awaiting an order is set aside, within max_pending_mb);
  *   2. a wholly free segment of another pool, moved to this one;
  *   2b. both again after taking back the blocks parked in other threads'
  *      caches;
+ *   2c. past max_pending_mb, the blocks set aside ordered, and 1-2 again;
  *   3. a new segment from the device, within the per-process limit;
  *   4. the out-of-memory ladder (cm_oom_ladder);
  *   5. failure, with the report of report.c.
