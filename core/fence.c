@@ -400,13 +400,43 @@ static cm_status cm_collect_record(cm_device *d, cm_stream s)
 	return st;
 }
 
-/* Rule 3, completion: an event on legacy and on each busy non-blocking
- * stream; once all complete, every free before it is complete. Costs one
- * query per stream, so with many streams it is started at most once at a
- * time instead of a fence per reuse. */
-static void cm_collect_start(cm_device *d)
+/* The collect's events with submissions seen: legacy (which follows the
+ * blocking and per-thread streams, and the last cover's event) and each
+ * non-blocking stream that ran since that cover (the ran list, read
+ * without taking it: pushes only prepend, and only covers, under this
+ * lock, unlist). A stream off the list ran nothing since the cover. */
+static bool cm_collect_record_ran(cm_device *d)
+{
+	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
+		if (r->alive && r->kind == CM_SK_NONBLOCKING &&
+		    (cm_stream_capturing(d, r->handle) || cm_collect_record(d, r->handle) != CM_OK))
+			return false;
+	return true;
+}
+
+/* Without them: each busy non-blocking stream, and the zombies' tails. */
+static bool cm_collect_record_busy(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
+	d->collect.holds_tails = true;
+	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next) {
+		if (r->zombie) {
+			if (cm_collect_add(d, r->tail, false) != CM_OK)
+				return false;
+		} else if (be->stream_query(be->ctx, d->index, r->handle) != CM_OK &&
+			   (cm_stream_capturing(d, r->handle) || cm_collect_record(d, r->handle) != CM_OK)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Rule 3, completion: an event on legacy and on each stream that may hold
+ * work; once all complete, every free before it is complete. Started at
+ * most once at a time, and polled, never waited for unless the pending
+ * bound is reached (collect path). */
+static void cm_collect_start(cm_device *d)
+{
 	cm_collect *c = &d->collect;
 
 	/* One at a time: the next starts once this one completed. A minimum
@@ -416,15 +446,13 @@ static void cm_collect_start(cm_device *d)
 	if (c->active || cm_stream_capturing(d, CM_STREAM_LEGACY))
 		return;
 	c->active = true;
+	c->holds_tails = false;
 	c->epoch = atomic_fetch_add(&d->epoch, 1);
 	bool ok = cm_collect_record(d, CM_STREAM_LEGACY) == CM_OK;
-	for (cm_stream_rec *r = d->nb_list; ok && r; r = r->nb_next) {
-		if (r->zombie)
-			ok = cm_collect_add(d, r->tail, false) == CM_OK;
-		else if (be->stream_query(be->ctx, d->index, r->handle) != CM_OK)
-			ok = !cm_stream_capturing(d, r->handle) &&
-			     cm_collect_record(d, r->handle) == CM_OK;
-	}
+	if (ok && d->heap->sees_submissions && !atomic_load(&d->zombies))
+		ok = cm_collect_record_ran(d);
+	else if (ok)
+		ok = cm_collect_record_busy(d);
 	if (!ok)
 		cm_collect_end(d);
 	else
@@ -613,22 +641,23 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 	case CM_NEED_FENCE:
 		break;
 	}
-	if (!d->heap->sees_submissions) {
-		if (atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB &&
-		    cm_freed_here_on_default_streams(rq, t) && cm_user_streams_idle(d)) {
-			d->stats.idle_proofs++;
-			return CM_OK;
-		}
-		if (d->nb_count > CM_FENCE_MAX_NB) {
-			if (cm_collect_poll(d) && cm_tag_complete(d, t))
-				return CM_OK;
-			cm_collect_start(d);
-		}
+	if (!d->heap->sees_submissions && atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB &&
+	    cm_freed_here_on_default_streams(rq, t) && cm_user_streams_idle(d)) {
+		d->stats.idle_proofs++;
+		return CM_OK;
 	}
 	/* With no non-blocking stream, ordering is one event on legacy and
 	 * delays no stream: at once. */
 	if (d->heap->cfg.max_pending == 0 || d->nb_count == 0)
 		return cm_order_pending(d) ? CM_OK : CM_NOT_READY;
+	/* Else the block awaits a proof: the collect's completion, unless the
+	 * bound makes the order come first (a full fence when few streams
+	 * and submissions unseen: no collect then). */
+	if (d->heap->sees_submissions || d->nb_count > CM_FENCE_MAX_NB) {
+		if (cm_collect_poll(d) && cm_tag_complete(d, t))
+			return CM_OK;
+		cm_collect_start(d);
+	}
 	rq->awaiting = true;
 	return CM_NOT_READY;
 }

@@ -197,6 +197,7 @@ typedef struct cm_collect {
 	size_t nevents, cap;
 	cm_event *events;
 	bool *owned; /* events from the pool (returned) vs. zombie tails */
+	bool holds_tails; /* zombies are not reaped while it is active */
 } cm_collect;
 
 /* address -> block for every USED block: open addressing, linear probing. */

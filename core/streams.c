@@ -349,8 +349,8 @@ cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread
 void cm_stream_reap(cm_device *d, bool all_complete)
 {
 	const cm_backend *be = d->heap->be;
-	if (d->collect.active)
-		return; /* a collect may hold their tails */
+	if (d->collect.active && d->collect.holds_tails)
+		return; /* the collect holds their tails */
 	for (cm_stream_rec *r = d->nb_list, *next; r; r = next) {
 		next = r->nb_next;
 		if (!r->zombie)

@@ -272,6 +272,51 @@ static void test_pending_bounded_before_ordering(void **state)
 	fixture_close(&f);
 }
 
+/* Submissions seen: a block awaiting its proof comes back through the
+ * completion of a collect (events on legacy and on the streams that ran,
+ * polled by later allocations), without any order between the streams;
+ * never while the work that used it is pending. */
+static void test_pending_proven_by_collect(void **state)
+{
+	(void)state;
+	fixture f;
+	submit_open(&f);
+	cm_heap_destroy(f.heap); /* reopened with the default bound */
+	f.cfg.max_pending = CM_MAX_PENDING_DEFAULT;
+	assert_int_equal(cm_heap_create(sim_backend(f.sim), &f.cfg, &f.heap), CM_OK);
+	cm_heap_track_submissions(f.heap);
+	cm_stream a = fixture_stream(&f, true);
+	fixture_stream(&f, true);
+	sim_gate *g = submit_gate(&f, a);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	submit_memset(&f, p, 1, 4096, a);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	/* Each polls the collect: still pending. (Each q awaits too, 2 MiB a
+	 * segment: 8 stay below the bound.) */
+	for (int i = 0; i < 8; i++) {
+		uintptr_t q = fixture_malloc(&f, 4096);
+		assert_true(q != p);
+		assert_int_equal(cm_free(f.heap, q), CM_OK);
+	}
+	cm_stats st = submit_stats(&f);
+	assert_int_equal(st.collects, 1);
+	assert_int_equal(st.fences, 0);
+	sim_gate_open(g);
+	const cm_backend *be = sim_backend(f.sim); /* finished, the core not told */
+	assert_int_equal(be->stream_synchronize(be->ctx, 0, a), CM_OK);
+	bool reused = false;
+	for (int i = 0; i < 4 && !reused; i++) {
+		uintptr_t q = fixture_malloc(&f, 4096);
+		reused = q == p;
+		assert_int_equal(cm_free(f.heap, q), CM_OK);
+	}
+	assert_true(reused);
+	st = submit_stats(&f);
+	assert_int_equal(st.fences, 0);
+	assert_int_equal(st.stream_waits + st.lazy_waits + st.host_syncs, 0);
+	fixture_close(&f);
+}
+
 /* max_pending_mb:0 orders at once: every reuse is a cover, nothing new. */
 static void test_pending_zero_orders_at_once(void **state)
 {
@@ -398,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_pending_memory_bounded),
 		cmocka_unit_test(test_pending_bounded_before_ordering),
 		cmocka_unit_test(test_pending_zero_orders_at_once),
+		cmocka_unit_test(test_pending_proven_by_collect),
 		cmocka_unit_test(test_handle_reused_after_unseen_destroy),
 		cmocka_unit_test(test_stream_churn_bounded),
 	};

@@ -36,6 +36,11 @@ def main(work, script, n):
               f" | lib {lib['step_ms_median']:.3f} ms {lib.get('peak_used_mib')} MiB")
     if not rows:
         return 1
+    for i in range(1, n + 1):
+        r = load(os.path.join(work, f"torch_{script}_libconf_ab{i}.json"))
+        if r:
+            print(f"ab {script} pair {i}: lib with {r.get('cachemalloc_conf')}: "
+                  f"{r['step_ms_median']:.3f} ms {r.get('peak_used_mib')} MiB")
     med = [statistics.median(x for x in col if x is not None) for col in zip(*rows)]
     print(f"ab {script}: median of {len(rows)} pairs: torch {med[0]:.3f} ms {med[1]:.0f} MiB, "
           f"lib {med[2]:.3f} ms {med[3]:.0f} MiB: step {med[2] / med[0]:.3f}x (target <= 1.02x), "
