@@ -662,12 +662,12 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 	return CM_NOT_READY;
 }
 
-/* Before a search, with blocks awaiting: a collect in flight that
- * completed is a proof for them (polled at most once per allocation). */
-void cm_pending_poll(cm_device *d)
+/* After a search missed, with blocks awaiting: whether the collect in
+ * flight completed, a proof for them (polled at most once per
+ * allocation). */
+bool cm_pending_poll(cm_device *d)
 {
-	if (d->stats.pending_bytes && d->collect.active)
-		cm_collect_poll(d);
+	return d->stats.pending_bytes && cm_collect_poll(d);
 }
 
 /* Memory pending behind unfinished work is bounded (docs/design.md,

@@ -189,7 +189,6 @@ static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, cm_request *rq);
 /* Steps 1 and 2: cached memory, the pool's own first. */
 static cm_block *cm_search_cached(cm_device *d, cm_pool *pool, cm_request *rq)
 {
-	cm_pending_poll(d);
 	cm_awaiting_return(d);
 	cm_block *b = cm_pool_search(d, pool, rq);
 	return b ? b : cm_steal_idle(d, pool, rq);
@@ -292,8 +291,11 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	 * device is asked only once it is back in the pools. */
 	if (cm_tc_steal_parked_locked(d) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
-	/* Blocks awaiting their proof were passed over: new memory within
-	 * max_pending_mb, past it they are ordered (or waited for). */
+	/* Blocks awaiting their proof: back if it came (a collect completed);
+	 * else new memory within max_pending_mb, past it they are ordered
+	 * (or waited for). */
+	if (cm_pending_poll(d) && (b = cm_search_cached(d, pool, rq)))
+		goto found;
 	if (cm_pending_bound(d, rq, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;

@@ -411,7 +411,7 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b);
 bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t);
 bool cm_reuse_may_be_ready_unlocked(cm_device *d);
 bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow);
-void cm_pending_poll(cm_device *d);
+bool cm_pending_poll(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);
 void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
 			 cm_sync_token *tok);
