@@ -11,7 +11,8 @@
  * cm_stream_add or cm_stream_per_thread and ends in cm_stream_end, the
  * one place. What a freed block needs before reuse is decided in fence.c,
  * and what the hooks say about streams is told through submit.c; both
- * call down to this file, which calls only directory.c and the backend.
+ * call down to this file, which calls only directory.c, segment.c (a dead
+ * stream's segments handed over) and the backend.
  *
  * Invariants:
  * - records are never freed before the device: tags and per-thread caches
