@@ -126,6 +126,20 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 	return true;
 }
 
+/* pool's list holds its segments, as many as it counts, each a segment
+ * of the device's table. */
+static bool cm_check_pool_segments(cm_device *d, cm_pool *pool, FILE *err)
+{
+	size_t n = 0;
+	for (cm_segment *s = pool->seg_list; s && n <= d->nsegs; s = s->pool_next, n++)
+		CM_CHECK(s->pool == pool && cm_segment_find(d, s->idle.addr) == s &&
+				 (!s->pool_next || s->pool_next->pool_prev == s) &&
+				 (s->pool_prev || pool->seg_list == s),
+			 "segment %#" PRIxPTR " on the wrong pool's list", s->idle.addr);
+	CM_CHECK(n == pool->segments, "a pool lists %zu segments, counts %zu", n, pool->segments);
+	return true;
+}
+
 static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
 {
 	size_t free_indexed = cm_tree_count(d->none_small.root) + cm_tree_count(d->none_large.root) +
@@ -134,11 +148,14 @@ static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
 		      d->legacy.large.segments;
 	cm_pool *pools[] = {&d->none_small, &d->none_large, &d->legacy.small, &d->legacy.large};
 	for (size_t i = 0; i < 4; i++)
-		if (!cm_check_tree(d, pools[i]->root, NULL, NULL, err))
+		if (!cm_check_tree(d, pools[i]->root, NULL, NULL, err) ||
+		    !cm_check_pool_segments(d, pools[i], err))
 			return false;
 	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
 		if (!cm_check_tree(d, r->small.root, NULL, NULL, err) ||
-		    !cm_check_tree(d, r->large.root, NULL, NULL, err))
+		    !cm_check_tree(d, r->large.root, NULL, NULL, err) ||
+		    !cm_check_pool_segments(d, &r->small, err) ||
+		    !cm_check_pool_segments(d, &r->large, err))
 			return false;
 		free_indexed += cm_tree_count(r->small.root) + cm_tree_count(r->large.root);
 		segs += r->small.segments + r->large.segments;
@@ -164,6 +181,50 @@ static bool cm_check_pools(cm_device *d, const cm_check_sums *sum, FILE *err)
 		 sum->idle_segs);
 	return cm_check_tree(d, d->idle_small, NULL, NULL, err) &&
 	       cm_check_tree(d, d->idle_large, NULL, NULL, err);
+}
+
+static bool cm_is_user_stream(const cm_stream_rec *r)
+{
+	return r->kind == CM_SK_BLOCKING || r->kind == CM_SK_NONBLOCKING;
+}
+
+/* The stream lists (streams.c) against the records: user_list holds the
+ * live user streams and the zombies (user_streams of them), the zombie
+ * list the zombies, the non-blocking list the live non-blocking streams
+ * and the zombies. */
+static bool cm_check_stream_lists(cm_device *d, FILE *err)
+{
+	size_t users = 0, zombies = 0, nb = 0, n = 0;
+	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
+		CM_CHECK(!r->zombie || (cm_is_user_stream(r) && !r->alive && r->tail),
+			 "zombie record of stream %#" PRIxPTR " not a dead user stream with a tail",
+			 (uintptr_t)r->handle);
+		users += cm_is_user_stream(r) && (r->alive || r->zombie);
+		zombies += r->zombie;
+		nb += r->zombie || (r->alive && r->kind == CM_SK_NONBLOCKING);
+	}
+	for (cm_stream_rec *r = d->user_list; r && n <= users; r = r->user_next, n++)
+		CM_CHECK(cm_is_user_stream(r) && (r->alive || r->zombie) &&
+				 (!r->user_next || r->user_next->user_prev == r),
+			 "stream %#" PRIxPTR " wrongly on the user list", (uintptr_t)r->handle);
+	CM_CHECK(n == users && users == atomic_load(&d->user_streams),
+		 "user list holds %zu, %zu records are user streams, user_streams %u", n, users,
+		 (unsigned)atomic_load(&d->user_streams));
+	n = 0;
+	for (cm_stream_rec *r = d->zombie_oldest; r && n <= zombies; r = r->zombie_newer, n++)
+		CM_CHECK(r->zombie && (r->zombie_newer ? r->zombie_newer->zombie_older == r
+						       : d->zombie_newest == r),
+			 "stream %#" PRIxPTR " wrongly on the zombie list", (uintptr_t)r->handle);
+	CM_CHECK(n == zombies && zombies == atomic_load(&d->zombies),
+		 "zombie list holds %zu, %zu records are zombies, zombies %u", n, zombies,
+		 (unsigned)atomic_load(&d->zombies));
+	n = 0;
+	for (cm_stream_rec *r = d->nb_list; r && n <= nb; r = r->nb_next, n++)
+		CM_CHECK(r->zombie || (r->alive && r->kind == CM_SK_NONBLOCKING),
+			 "stream %#" PRIxPTR " wrongly on the non-blocking list", (uintptr_t)r->handle);
+	CM_CHECK(n == nb && nb == d->nb_count, "non-blocking list holds %zu of %zu, counts %zu", n,
+		 nb, d->nb_count);
+	return true;
 }
 
 static bool cm_check_stats(cm_device *d, const cm_check_sums *sum, FILE *err)
@@ -198,7 +259,8 @@ static bool cm_check_device(cm_device *d, FILE *err)
 		if (!cm_check_segment(d, seg, &sum, err))
 			return false;
 	}
-	return cm_check_pools(d, &sum, err) && cm_check_stats(d, &sum, err);
+	return cm_check_pools(d, &sum, err) && cm_check_stream_lists(d, err) &&
+	       cm_check_stats(d, &sum, err);
 }
 
 bool cm_heap_check(cm_heap *h, FILE *err)

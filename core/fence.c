@@ -336,8 +336,8 @@ static cm_status cm_cover(cm_device *d)
 			all &= cm_cover_stream(d, r);
 	}
 	bool waited = true;
-	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next)
-		if (r->zombie && r->tail)
+	for (cm_stream_rec *r = d->zombie_oldest; r; r = r->zombie_newer)
+		if (r->tail)
 			waited &= be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY, r->tail) == CM_OK;
 	if (!waited)
 		cm_device_sync_locked(d); /* reaps the zombies */
@@ -596,14 +596,12 @@ static bool cm_user_streams_idle(cm_device *d)
 	if (be->stream_query(be->ctx, d->index, CM_STREAM_LEGACY) != CM_OK ||
 	    be->stream_query(be->ctx, d->index, CM_STREAM_PER_THREAD) != CM_OK)
 		return false;
-	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next) {
-		cm_status st;
-		if (r->zombie && r->tail)
-			st = be->event_query(be->ctx, d->index, r->tail);
-		else if (r->alive && (r->kind == CM_SK_BLOCKING || r->kind == CM_SK_NONBLOCKING))
-			st = be->stream_query(be->ctx, d->index, r->handle);
-		else
-			continue;
+	/* Then each record user_streams counts (streams.c): live user streams
+	 * and zombies, no others. */
+	for (cm_stream_rec *r = d->user_list; r; r = r->user_next) {
+		d->visits.idle++;
+		cm_status st = r->zombie ? be->event_query(be->ctx, d->index, r->tail)
+					 : be->stream_query(be->ctx, d->index, r->handle);
 		if (st != CM_OK)
 			return false;
 	}

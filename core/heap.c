@@ -517,6 +517,7 @@ static void cm_device_forget_memory(cm_device *d)
 		}
 		seg->pool->root = NULL;
 		seg->pool->segments = 0;
+		seg->pool->seg_list = NULL;
 		seg->pool->expandable = NULL;
 		free(seg->handles);
 		free(seg->chunk_flags);

@@ -128,6 +128,7 @@ struct cm_segment {
 	cm_block *first, *last; /* its blocks in address order: the ends */
 	uint64_t idle_since; /* dev->clock when it became wholly free */
 	struct cm_segment *idle_older, *idle_newer; /* dev->idle_oldest..: idle ones by age */
+	struct cm_segment *pool_prev, *pool_next;   /* pool->seg_list: its pool's segments */
 	size_t chunk, va_size;  /* expandable: mapping unit, reserved range */
 	cm_mem_handle *handles; /* expandable: one per mapped chunk */
 	uint8_t *chunk_flags;   /* expandable: CM_CHUNK_* per chunk of the range */
@@ -146,6 +147,7 @@ struct cm_pool {
 	cm_stream_rec *stream; /* consumer stream; NULL: cudaMalloc's pool */
 	bool small;
 	size_t segments;
+	cm_segment *seg_list;   /* its segments (segment.c), as many as segments */
 	cm_segment *expandable; /* the pool's expandable segment, if any */
 };
 
@@ -179,6 +181,8 @@ struct cm_stream_rec {
 	cm_event tail;      /* zombie: recorded at destruction */
 	cm_stream_rec *hash_next;
 	cm_stream_rec *nb_prev, *nb_next; /* non-blocking or zombie list */
+	cm_stream_rec *user_prev, *user_next;     /* dev->user_list: counted in user_streams */
+	cm_stream_rec *zombie_older, *zombie_newer; /* dev->zombie_oldest..: zombies */
 	cm_stream_rec *all_next;          /* every record of the device */
 	cm_stream_rec *retired_next;      /* dead records ready for reuse */
 };
@@ -223,6 +227,14 @@ struct cm_device {
 	size_t nb_count;
 	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
+	cm_stream_rec *user_list;     /* the records user_streams counts */
+	cm_stream_rec *zombie_oldest, *zombie_newest; /* the zombies, for reaping */
+	/* For the tests: records and segments the stream paths visited
+	 * (reaping, orphaning a dead stream's segments, rule 4's idle proof),
+	 * and the calls of cm_stream_reap. */
+	struct {
+		uint64_t reaps, reap, orphan, idle;
+	} visits;
 	/* The submission protocol (submit.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
 	_Atomic(cm_stream_rec *) ran_list; /* every record whose flag may be set (streams.c) */
@@ -329,6 +341,7 @@ void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
 void cm_block_await(cm_device *d, cm_block *b);
 void cm_awaiting_return(cm_device *d);
 void cm_awaiting_forget(cm_device *d);
+void cm_pool_hand_over(cm_device *d, cm_pool *from, cm_pool *to);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
 cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);

@@ -11,6 +11,8 @@
  *   device's awaiting list (whose bytes are stats.pending_bytes); a USED
  *   one is in the live map;
  * - a segment is in an idle index iff it is one FREE block;
+ * - a segment is on its pool's list (pool->seg_list) and no other, so a
+ *   dead stream's segments are found without a walk over the device's;
  * - a HOLE block (an unmapped stretch of an expandable segment, stitch.c)
  *   is chunk-aligned, never first nor last, never next to another hole,
  *   in no index; seg->holes is the sum of their sizes;
@@ -250,6 +252,33 @@ void cm_awaiting_forget(cm_device *d)
 	d->stats.pending_bytes = 0;
 }
 
+/* ---- a pool's segments ---- */
+
+static void cm_pool_seg_join(cm_pool *pool, cm_segment *seg)
+{
+	seg->pool = pool;
+	seg->pool_prev = NULL;
+	seg->pool_next = pool->seg_list;
+	if (pool->seg_list)
+		pool->seg_list->pool_prev = seg;
+	pool->seg_list = seg;
+	pool->segments++;
+}
+
+/* seg leaves its pool's list; seg->pool still names the pool. */
+static void cm_pool_seg_leave(cm_segment *seg)
+{
+	cm_pool *pool = seg->pool;
+	if (seg->pool_prev)
+		seg->pool_prev->pool_next = seg->pool_next;
+	else
+		pool->seg_list = seg->pool_next;
+	if (seg->pool_next)
+		seg->pool_next->pool_prev = seg->pool_prev;
+	seg->pool_prev = seg->pool_next = NULL;
+	pool->segments--;
+}
+
 /* ---- the segment table and idle indexes ---- */
 
 static size_t cm_segtab_index(cm_device *d, uintptr_t addr)
@@ -402,7 +431,7 @@ cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t 
 		cm_block_delete(d, b);
 		return CM_ERR_OOM;
 	}
-	pool->segments++;
+	cm_pool_seg_join(pool, seg);
 	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)size);
 	CM_LEVEL(&d->stats, segments, 1);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
@@ -599,7 +628,7 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 	cm_pool_remove(d, seg->pool, &b->node);
 	cm_idle_remove(d, seg);
 	cm_segtab_remove(d, seg);
-	seg->pool->segments--;
+	cm_pool_seg_leave(seg);
 	if (give_back) {
 		const cm_backend *be = d->heap->be;
 		cm_trace(d, CM_TRACE_SEGMENT_FREE, seg->idle.addr, seg->idle.size,
@@ -630,10 +659,27 @@ void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to)
 		seg->pool->expandable = NULL;
 		to->expandable = seg;
 	}
-	seg->pool->segments--;
-	seg->pool = to;
-	to->segments++;
+	cm_pool_seg_leave(seg);
+	cm_pool_seg_join(to, seg);
 	cm_pool_insert(d, to, &b->node);
+}
+
+/* Every segment of pool from, with its free blocks, goes to pool to (a
+ * dead stream's to cudaMalloc's, where any later reuse is proven through
+ * the blocks' tags). Costs what from holds, not what the device holds. */
+void cm_pool_hand_over(cm_device *d, cm_pool *from, cm_pool *to)
+{
+	cm_assert(from->small == to->small && !from->expandable);
+	for (cm_tnode *n; (n = from->root);) {
+		cm_pool_remove(d, from, n);
+		cm_pool_insert(d, to, n);
+	}
+	while (from->seg_list) {
+		cm_segment *seg = from->seg_list;
+		d->visits.orphan++;
+		cm_pool_seg_leave(seg);
+		cm_pool_seg_join(to, seg);
+	}
 }
 
 static bool cm_block_should_split(const cm_device *d, const cm_block *b, size_t size)

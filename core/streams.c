@@ -4,13 +4,15 @@
  * stream's, one per thread for its per-thread stream, one per user stream
  * handle), the table that finds a user stream's record by handle (the
  * truth; the heap's directory, directory.c, is a lock-free index of it),
- * the list of non-blocking and zombie streams, the retired records kept
- * for reuse, and the event pool. A record holds all of its stream's
+ * the list of non-blocking and zombie streams, the list of the records
+ * user_streams counts, the zombies by age, the retired records kept for
+ * reuse, and the event pool. A record holds all of its stream's
  * state, the submission flags included. A record's life starts in
  * cm_stream_add or cm_stream_per_thread and ends in cm_stream_end, the
  * one place. What a freed block needs before reuse is decided in fence.c,
  * and what the hooks say about streams is told through submit.c; both
- * call down to this file, which calls only directory.c and the backend.
+ * call down to this file, which calls only directory.c, segment.c (a dead
+ * stream's segments handed over) and the backend.
  *
  * Invariants:
  * - records are never freed before the device: tags and per-thread caches
@@ -19,6 +21,9 @@
  * - a destroyed stream whose tail event may be pending stays a zombie,
  *   counted in user_streams and on the non-blocking list, until the tail
  *   completes (cm_stream_reap);
+ * - user_list holds exactly the records user_streams counts (live user
+ *   streams and zombies), the zombie list exactly the zombies: creation,
+ *   destruction and reaping cost what they touch, not what is alive;
  * - a new non-blocking stream is ordered after everything enqueued before
  *   it (cm_stream_order_new, rule 5);
  * - stream_gen is bumped whenever a handle's record dies, so per-thread
@@ -123,6 +128,53 @@ static bool cm_stream_is_user(const cm_stream_rec *r)
 
 static void cm_nb_unlink(cm_device *d, cm_stream_rec *r);
 
+static void cm_user_link(cm_device *d, cm_stream_rec *r)
+{
+	r->user_prev = NULL;
+	r->user_next = d->user_list;
+	if (d->user_list)
+		d->user_list->user_prev = r;
+	d->user_list = r;
+	atomic_fetch_add(&d->user_streams, 1);
+}
+
+static void cm_user_unlink(cm_device *d, cm_stream_rec *r)
+{
+	if (r->user_prev)
+		r->user_prev->user_next = r->user_next;
+	else
+		d->user_list = r->user_next;
+	if (r->user_next)
+		r->user_next->user_prev = r->user_prev;
+	r->user_prev = r->user_next = NULL;
+	atomic_fetch_sub(&d->user_streams, 1);
+}
+
+/* The zombies by age: new ones join at the newest end. */
+static void cm_zombie_link(cm_device *d, cm_stream_rec *r)
+{
+	r->zombie_newer = NULL;
+	r->zombie_older = d->zombie_newest;
+	if (d->zombie_newest)
+		d->zombie_newest->zombie_newer = r;
+	else
+		d->zombie_oldest = r;
+	d->zombie_newest = r;
+}
+
+static void cm_zombie_unlink(cm_device *d, cm_stream_rec *r)
+{
+	if (r->zombie_older)
+		r->zombie_older->zombie_newer = r->zombie_newer;
+	else
+		d->zombie_oldest = r->zombie_newer;
+	if (r->zombie_newer)
+		r->zombie_newer->zombie_older = r->zombie_older;
+	else
+		d->zombie_newest = r->zombie_older;
+	r->zombie_older = r->zombie_newer = NULL;
+}
+
 /* A dead stream whose work is complete or waited for and whose pools
  * were emptied: no longer counted, its record can serve a new stream. */
 static void cm_stream_retire(cm_device *d, cm_stream_rec *r)
@@ -131,9 +183,10 @@ static void cm_stream_retire(cm_device *d, cm_stream_rec *r)
 	if (cm_stream_is_user(r)) {
 		if (r->kind == CM_SK_NONBLOCKING || r->zombie)
 			cm_nb_unlink(d, r);
-		atomic_fetch_sub(&d->user_streams, 1);
+		cm_user_unlink(d, r);
 	}
 	if (r->zombie) {
+		cm_zombie_unlink(d, r);
 		r->zombie = false;
 		atomic_fetch_sub(&d->zombies, 1);
 	}
@@ -280,7 +333,7 @@ cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool r
 	size_t j = cm_stream_slot(d, s);
 	r->hash_next = d->stream_table[j];
 	d->stream_table[j] = r;
-	atomic_fetch_add(&d->user_streams, 1);
+	cm_user_link(d, r);
 	atomic_store(&r->nonblocking, nonblocking);
 	atomic_store(&r->ordered_gen, atomic_load(&d->order_gen));
 	atomic_store(&r->ran, 0);
@@ -345,19 +398,32 @@ cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread
 	return cm_stream_adopt(d, s, out);
 }
 
-/* Zombies whose tail event completed are forgotten. */
+#define CM_REAP_PENDING 4 /* pending zombies one reap asks about */
+
+/* Zombies whose tail event completed are forgotten, the oldest first. A
+ * pending one goes to the newest end and a call stops after
+ * CM_REAP_PENDING of them, so it costs O(reaped + CM_REAP_PENDING) however
+ * many streams are alive or dead. A completed zombie left for a later
+ * call only counts meanwhile as a stream that may be busy; with that many
+ * pending, the quiet flag and rule 4 say no anyway. all_complete: every
+ * tail is known complete (a device synchronization), all go. */
 void cm_stream_reap(cm_device *d, bool all_complete)
 {
 	const cm_backend *be = d->heap->be;
 	if (d->collect.active && d->collect.holds_tails)
 		return; /* the collect holds their tails */
-	for (cm_stream_rec *r = d->nb_list, *next; r; r = next) {
-		next = r->nb_next;
-		if (!r->zombie)
-			continue;
+	d->visits.reaps++;
+	unsigned pending = 0;
+	for (uint32_t n = atomic_load(&d->zombies); n && pending < CM_REAP_PENDING; n--) {
+		cm_stream_rec *r = d->zombie_oldest;
+		d->visits.reap++;
 		if (!all_complete && r->tail &&
-		    be->event_query(be->ctx, d->index, r->tail) != CM_OK)
+		    be->event_query(be->ctx, d->index, r->tail) != CM_OK) {
+			cm_zombie_unlink(d, r);
+			cm_zombie_link(d, r);
+			pending++;
 			continue;
+		}
 		if (r->tail)
 			cm_event_put(d, r->tail);
 		r->tail = NULL;
@@ -369,20 +435,8 @@ void cm_stream_reap(cm_device *d, bool all_complete)
  * later reuse is proven through their tags. */
 static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
 {
-	for (size_t i = 0; i < d->nsegs && r->small.segments + r->large.segments; i++) {
-		cm_segment *seg = d->segs[i];
-		if (seg->pool != &r->small && seg->pool != &r->large)
-			continue;
-		cm_pool *to = seg->pool->small ? &d->none_small : &d->none_large;
-		for (cm_block *b = seg->first; b; b = b->next)
-			if (b->state == CM_BLOCK_FREE && !b->awaiting) { /* awaiting: in no pool's index */
-				cm_tree_remove(&seg->pool->root, &b->node);
-				cm_tree_insert(&to->root, &b->node);
-			}
-		seg->pool->segments--;
-		seg->pool = to;
-		to->segments++;
-	}
+	cm_pool_hand_over(d, &r->small, &d->none_small);
+	cm_pool_hand_over(d, &r->large, &d->none_large);
 }
 
 /* ---- the ran list: the records whose ran flag may be set ----
@@ -487,6 +541,7 @@ void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 	cm_stream_orphan_segments(d, r);
 	if (destroyed && cm_stream_record_tail(d, r)) {
 		r->zombie = true;
+		cm_zombie_link(d, r);
 		atomic_fetch_add(&d->zombies, 1);
 		if (r->kind != CM_SK_NONBLOCKING)
 			cm_nb_link(d, r);
@@ -509,6 +564,7 @@ void cm_stream_forget_all(cm_device *d)
 			cm_dir_remove(&d->heap->dir, r->handle, r);
 		r->alive = r->zombie = false;
 		r->hash_next = r->nb_prev = r->nb_next = NULL;
+		r->user_prev = r->user_next = r->zombie_older = r->zombie_newer = NULL;
 		r->mark = r->fence_ev = r->tail = NULL;
 		r->mark_seq = 0;
 	}
@@ -520,6 +576,7 @@ void cm_stream_forget_all(cm_device *d)
 	d->nb_count = 0;
 	for (cm_stream_rec *r = cm_stream_take_ran_list(d); r;)
 		r = cm_stream_ran_list_next(r);
+	d->user_list = d->zombie_oldest = d->zombie_newest = NULL;
 	atomic_store(&d->user_streams, 0);
 	atomic_store(&d->zombies, 0);
 	atomic_fetch_add(&d->stream_gen, 1);

@@ -12,14 +12,20 @@
  *           live (median of 7 rounds);
  *   pair    ns per 4 KiB malloc+free at N live (the per-thread cache).
  * Pairs by size, 4 KiB to 256 MiB, beside the raw backend's pair.
- * Streams, per count S (non-blocking, created through cm_stream_created):
- *   create  ns per stream creation (sim stream and record);
+ * Streams, per count S (non-blocking), submissions untracked and tracked
+ * (cm_heap_track_submissions, as under the library); the cache's calls
+ * are timed apart from the simulated device's, whose own costs are
+ * printed beside them (sim create: a stream and its first op, which starts
+ * its worker thread; sim destroy; sim churn: both, at S alive):
+ *   create  ns per cm_stream_created while the S streams are made;
+ *   destroy ns per cm_stream_destroying while they end (each a zombie
+ *           until its tail completes);
+ *   churn   ns per cm_stream_created + cm_stream_destroying of one more
+ *           stream with the S alive (256 at a time, median of 7 rounds);
  *   pair    ns per cudaMalloc-style pair, and per cudaMallocAsync pair on
- *           one stream, with S streams alive, submissions untracked and
- *           tracked (cm_heap_track_submissions, as under the library);
+ *           one stream, with S streams alive;
  *   rr      ns per cm_malloc_async + cm_free_async cycling over all S
- *           streams;
- *   destroy ns per stream destruction.
+ *           streams (each takes a segment of its own).
  * Run: scripts/cachemalloc bench scale, or build/tests/bench_scale
  * [max_live] (default 1000000).
  */
@@ -261,40 +267,99 @@ static void live_row(size_t n)
 
 /* ---- streams ---- */
 
-static void stream_row(size_t s, bool tracked)
+#define CHURN 256
+
+/* A new non-blocking stream of the simulated device that ran one op (its
+ * worker thread started): what a program pays for a stream without the
+ * cache. */
+static cm_stream sim_stream_ran(sim *sm, cm_event ev)
+{
+	const cm_backend *be = sim_backend(sm);
+	cm_stream s = sim_stream_create(sm, 0, true);
+	if (s == SIM_STREAM_INVALID) {
+		fprintf(stderr, "bench_scale: sim_stream_create failed\n");
+		exit(1);
+	}
+	check(be->event_record(be->ctx, 0, ev, s), "sim event_record");
+	return s;
+}
+
+/* ns per stream: n streams made by the simulated device (*sim_ns), then
+ * told to the cache (*cm_ns). */
+static void make_streams(sim *sm, cm_heap *h, cm_event ev, cm_stream *s, size_t n, double *sim_ns,
+			 double *cm_ns)
+{
+	double t0 = now_ns();
+	for (size_t i = 0; i < n; i++)
+		s[i] = sim_stream_ran(sm, ev);
+	double t1 = now_ns();
+	for (size_t i = 0; i < n; i++)
+		check(cm_stream_created(h, 0, s[i], true), "cm_stream_created");
+	*sim_ns = (t1 - t0) / (double)n;
+	*cm_ns = (now_ns() - t1) / (double)n;
+}
+
+/* ns per stream: the cache told of n destructions (*cm_ns), then the
+ * simulated device's own (*sim_ns), in the hooks' order. */
+static void end_streams(sim *sm, cm_heap *h, const cm_stream *s, size_t n, double *sim_ns,
+			double *cm_ns)
+{
+	double t0 = now_ns();
+	for (size_t i = 0; i < n; i++)
+		check(cm_stream_destroying(h, 0, s[i]), "cm_stream_destroying");
+	double t1 = now_ns();
+	for (size_t i = 0; i < n; i++)
+		check(sim_stream_destroy(sm, 0, s[i]), "sim_stream_destroy");
+	*cm_ns = (t1 - t0) / (double)n;
+	*sim_ns = (now_ns() - t1) / (double)n;
+}
+
+/* With the S streams alive: ns per creation + destruction of one more
+ * (CHURN at a time, median of ROUNDS), the cache's and the sim's. */
+static void churn_streams(sim *sm, cm_heap *h, cm_event ev, double *sim_ns, double *cm_ns)
+{
+	cm_stream s[CHURN];
+	double tc[ROUNDS], ts[ROUNDS];
+	for (int r = 0; r < ROUNDS; r++) {
+		double sc, cc, sd, cd;
+		make_streams(sm, h, ev, s, CHURN, &sc, &cc);
+		end_streams(sm, h, s, CHURN, &sd, &cd);
+		tc[r] = cc + cd;
+		ts[r] = sc + sd;
+	}
+	*cm_ns = median(tc, ROUNDS);
+	*sim_ns = median(ts, ROUNDS);
+}
+
+static void stream_row(size_t n, bool tracked)
 {
 	sim *sm = new_sim();
+	const cm_backend *be = sim_backend(sm);
+	cm_event ev;
+	check(be->event_create(be->ctx, 0, &ev), "sim event_create");
 	cm_heap *h = new_heap(sm, tracked);
-	cm_stream *streams = malloc(s * sizeof(*streams));
-	uintptr_t *ptrs = malloc(s * sizeof(*ptrs));
-	double t0 = now_ns();
-	for (size_t i = 0; i < s; i++) {
-		streams[i] = sim_stream_create(sm, 0, true);
-		if (streams[i] == SIM_STREAM_INVALID)
-			exit(1);
-		check(cm_stream_created(h, 0, streams[i], true), "cm_stream_created");
-	}
-	double create = (now_ns() - t0) / (double)s;
+	cm_stream *streams = malloc(n * sizeof(*streams));
+	uintptr_t *ptrs = malloc(n * sizeof(*ptrs));
+	double create, sim_create, destroy, sim_end, churn, sim_churn;
+	make_streams(sm, h, ev, streams, n, &sim_create, &create);
+	churn_streams(sm, h, ev, &sim_churn, &churn);
 	double pair = pair_ns(h, false, 0);
 	double async_pair = pair_ns(h, true, streams[0]);
 	double t1 = now_ns();
-	for (size_t i = 0; i < s; i++)
+	for (size_t i = 0; i < n; i++)
 		check(cm_malloc_async(h, 0, 4096, streams[i], &ptrs[i]), "rr malloc");
-	for (size_t i = 0; i < s; i++)
+	for (size_t i = 0; i < n; i++)
 		check(cm_free_async(h, ptrs[i], streams[i]), "rr free");
-	double rr = (now_ns() - t1) / (double)s;
-	double t2 = now_ns();
-	for (size_t i = 0; i < s; i++) {
-		check(cm_stream_destroying(h, 0, streams[i]), "cm_stream_destroying");
-		sim_stream_destroy(sm, 0, streams[i]);
-	}
-	double destroy = (now_ns() - t2) / (double)s;
-	printf("%8zu %-9s %9.0f %8.1f %10.1f %8.0f %9.0f\n", s, tracked ? "tracked" : "untracked",
-	       create, pair, async_pair, rr, destroy);
+	double rr = (now_ns() - t1) / (double)n;
+	end_streams(sm, h, streams, n, &sim_end, &destroy);
+	printf("%8zu %-9s %8.0f %8.0f %8.0f %9.1f %10.1f %7.0f %10.0f %11.0f %9.0f\n", n,
+	       tracked ? "tracked" : "untracked", create, destroy, churn, pair, async_pair, rr,
+	       sim_create, sim_end, sim_churn);
 	fflush(stdout);
 	free(streams);
 	free(ptrs);
 	cm_heap_destroy(h);
+	be->event_destroy(be->ctx, 0, ev);
 	sim_destroy(sm);
 }
 
@@ -315,9 +380,10 @@ int main(int argc, char **argv)
 					    16 << 20, 64 << 20, 256 << 20};
 	for (size_t i = 0; i < sizeof(pair_sizes) / sizeof(*pair_sizes); i++)
 		size_row(pair_sizes[i]);
-	printf("\nstreams alive (non-blocking); ns per call\n");
-	printf("%8s %-9s %9s %8s %10s %8s %9s\n", "streams", "submits", "create", "pair",
-	       "async pair", "rr", "destroy");
+	printf("\nstreams alive (non-blocking); ns per call; sim: the simulated device's own, same run\n");
+	printf("%8s %-9s %8s %8s %8s %9s %10s %7s %10s %11s %9s\n", "streams", "submits", "create",
+	       "destroy", "churn", "pair", "async pair", "rr", "sim create", "sim destroy",
+	       "sim churn");
 	static const size_t counts[] = {1, 128, 10000};
 	for (size_t i = 0; i < 3; i++)
 		for (int tracked = 0; tracked < 2; tracked++)

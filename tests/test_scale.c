@@ -3,9 +3,11 @@
  * consistency checker between the steps, and blocks parked in another
  * thread's cache taken back (without walking the live blocks) before the
  * device is asked for memory. Not timed: tests/bench_scale.c measures. */
+#include <inttypes.h>
 #include <pthread.h>
 
 #include "fixture.h"
+#include "internal.h"
 
 #define MiB ((size_t)1 << 20)
 #define LIVE 150000
@@ -160,12 +162,163 @@ static void test_parked_cross_thread_free(void **state)
 	parked_taken_back(true);
 }
 
+#define ALIVE 2000
+#define CHURNED 100000
+#define BATCH 100
+#define REAP_PENDING 4 /* streams.c's CM_REAP_PENDING */
+
+/* Destroys s; returns how many segments its pools held. */
+static size_t end_stream(fixture *f, cm_stream s)
+{
+	cm_stream_rec *r = cm_stream_find(&f->heap->devs[0], s);
+	assert_non_null(r);
+	size_t segs = r->small.segments + r->large.segments;
+	assert_int_equal(cm_stream_destroying(f->heap, 0, s), CM_OK);
+	assert_int_equal(sim_stream_destroy(f->sim, 0, s), CM_OK);
+	return segs;
+}
+
+/* 100k streams made, given a block and destroyed, BATCH alive at a time,
+ * while ALIVE others each hold a block of their own segment: the checker
+ * holds throughout, and ending a stream visits only what ends (counted by
+ * the device, not timed). Orphaning visits the dead stream's own segment,
+ * none of the ALIVE others; reaping visits each zombie it retires plus at
+ * most REAP_PENDING pending ones a call, never the live streams (a walk
+ * over the non-blocking list visited ALIVE records at every creation). */
+static void test_stream_churn(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)64 << 30, NULL);
+	cm_device *d = &f.heap->devs[0];
+	cm_stream *alive = calloc(ALIVE, sizeof(*alive));
+	uintptr_t *held = calloc(ALIVE, sizeof(*held));
+	assert_true(alive && held);
+	for (size_t i = 0; i < ALIVE; i++) {
+		alive[i] = fixture_stream(&f, true);
+		held[i] = fixture_malloc_async(&f, 4096, alive[i]);
+	}
+	fixture_check(&f);
+	assert_true(f.heap->devs[0].nsegs >= ALIVE);
+	uint64_t reaps = d->visits.reaps, reaped = d->visits.reap, orphaned = d->visits.orphan;
+	size_t dead_segs = 0;
+	for (size_t done = 0; done < CHURNED; done += BATCH) {
+		cm_stream s[BATCH];
+		for (size_t j = 0; j < BATCH; j++) {
+			s[j] = fixture_stream(&f, true);
+			uintptr_t p = fixture_malloc_async(&f, 4096, s[j]);
+			assert_int_equal(cm_free_async(f.heap, p, s[j]), CM_OK);
+		}
+		for (size_t j = 0; j < BATCH; j++)
+			dead_segs += end_stream(&f, s[j]);
+		if (done % 20000 == 0)
+			fixture_check(&f);
+	}
+	fixture_device_sync(&f); /* every tail complete: the zombies go */
+	fixture_check(&f);
+	assert_int_equal(atomic_load(&d->zombies), 0);
+	assert_int_equal(atomic_load(&d->user_streams), ALIVE);
+	uint64_t calls = d->visits.reaps - reaps, visits = d->visits.reap - reaped;
+	print_message("reap: %" PRIu64 " calls, %" PRIu64 " records visited; orphan: %" PRIu64
+		      " segments visited, the dead streams held %zu\n",
+		      calls, visits, d->visits.orphan - orphaned, dead_segs);
+	assert_true(calls >= CHURNED);
+	assert_true(visits <= CHURNED + REAP_PENDING * calls);
+	assert_true(dead_segs >= CHURNED / BATCH); /* the last of each batch keeps one */
+	assert_int_equal(d->visits.orphan - orphaned, dead_segs);
+	for (size_t i = 0; i < ALIVE; i++) {
+		assert_int_equal(cm_free_async(f.heap, held[i], alive[i]), CM_OK);
+		end_stream(&f, alive[i]);
+	}
+	free(alive);
+	free(held);
+	fixture_close(&f);
+}
+
+/* Zombies whose tails are held: each reap asks at most REAP_PENDING of
+ * them and sends them to the back, so one that completed behind them is
+ * still reaped within a few creations, and no creation asks them all. */
+static void test_pending_zombies_rotated(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)1 << 30, NULL);
+	cm_device *d = &f.heap->devs[0];
+	enum { HELD = 40 };
+	sim_gate *gates[HELD];
+	for (size_t i = 0; i < HELD; i++) {
+		cm_stream s = fixture_stream(&f, true);
+		gates[i] = sim_gate_enqueue(f.sim, 0, s);
+		end_stream(&f, s);
+	}
+	cm_stream done = fixture_stream(&f, true);
+	assert_int_equal(cm_stream_destroying(f.heap, 0, done), CM_OK);
+	const cm_backend *be = sim_backend(f.sim);
+	assert_int_equal(be->stream_synchronize(be->ctx, 0, done), CM_OK); /* its tail completed */
+	assert_int_equal(sim_stream_destroy(f.sim, 0, done), CM_OK);
+	assert_int_equal(atomic_load(&d->zombies), HELD + 1);
+	cm_stream later[HELD / REAP_PENDING + 1];
+	for (size_t i = 0; i < HELD / REAP_PENDING + 1; i++) {
+		uint64_t visits = d->visits.reap;
+		later[i] = fixture_stream(&f, true);
+		assert_true(d->visits.reap - visits <= REAP_PENDING + 1);
+	}
+	assert_int_equal(atomic_load(&d->zombies), HELD);
+	fixture_check(&f);
+	for (size_t i = 0; i < HELD; i++)
+		sim_gate_open(gates[i]);
+	for (size_t i = 0; i < HELD / REAP_PENDING + 1; i++)
+		end_stream(&f, later[i]);
+	fixture_device_sync(&f);
+	assert_int_equal(atomic_load(&d->zombies), 0);
+	assert_int_equal(atomic_load(&d->user_streams), 0);
+	fixture_close(&f);
+}
+
+/* Rule 4 without submissions seen: with 2 user streams alive, after 1000
+ * others lived and retired, proving the streams idle asks those 2, not
+ * every record the device ever made. */
+static void test_idle_proof_asks_live_streams(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)1 << 30, NULL);
+	cm_device *d = &f.heap->devs[0];
+	cm_stream old[1000];
+	for (size_t i = 0; i < 1000; i++)
+		old[i] = fixture_stream(&f, true);
+	for (size_t i = 0; i < 1000; i++)
+		end_stream(&f, old[i]);
+	fixture_device_sync(&f);
+	size_t records = 0;
+	for (cm_stream_rec *r = d->all_streams; r; r = r->all_next)
+		records++;
+	assert_true(records >= 1000);
+	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, false);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	uint64_t proofs = st.idle_proofs, visits = d->visits.idle;
+	assert_int_equal(fixture_malloc(&f, 4096), p);
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.idle_proofs, proofs + 1);
+	assert_int_equal(d->visits.idle - visits, 2);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	end_stream(&f, a);
+	end_stream(&f, b);
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_blocks),
 		cmocka_unit_test(test_parked_own_block),
 		cmocka_unit_test(test_parked_cross_thread_free),
+		cmocka_unit_test(test_stream_churn),
+		cmocka_unit_test(test_pending_zombies_rotated),
+		cmocka_unit_test(test_idle_proof_asks_live_streams),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
