@@ -205,6 +205,15 @@ cm_sync_token cm_lib_stream_sync_begin(cm_heap *h, CUstream s, bool ptsz)
 	return cm_sync_begin(h, slot, cs);
 }
 
+bool cm_lib_device_sync_begin(cm_heap *h, cm_sync_token *tok)
+{
+	int slot;
+	if (!cm_lib_device(&slot))
+		return false;
+	*tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
+	return true;
+}
+
 void cm_lib_sync_end(cm_heap *h, cm_sync_token tok, bool ok)
 {
 	cm_in_cuda++;

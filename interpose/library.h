@@ -46,6 +46,8 @@ cm_stream cm_lib_stream(CUstream s, bool ptsz);
  * (the stream's, or CM_SYNC_DEVICE with the thread's slot) and, after it,
  * the proof it gives when ok, under the re-entry guard. */
 cm_sync_token cm_lib_stream_sync_begin(cm_heap *h, CUstream s, bool ptsz);
+/* The device's mark, false without a current context (pass the call). */
+bool cm_lib_device_sync_begin(cm_heap *h, cm_sync_token *tok);
 void cm_lib_sync_end(cm_heap *h, cm_sync_token tok, bool ok);
 
 /* The core's allocation and free for a hook of either level, under the
