@@ -1,4 +1,5 @@
-/* interpose/driver_hooks.c - the driver API's allocation path, by hand.
+/* interpose/driver_hooks.c - the driver API's allocation path, streams,
+ * contexts and queries, each hook one line of hook_shape.h.
  *
  * Every CUDA runtime, static or shared, and every driver-API program ends
  * here (docs/design.md, "The driver layer"): these hooks serve allocation

@@ -73,7 +73,7 @@
 		return CM_HOOK_RESULT(st_, ok, real(name, args), fail);                \
 	}
 
-/* A hook whose serve calls the core itself (the guard raised there). */
+/* A hook whose serve calls the core directly: the shape raises the guard. */
 #define CM_RUNTIME_HOOK(name, params, args, serve) \
 	CM_HOOK_SHAPE(cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, true, name, params, args, 0, serve)
 #define CM_DRIVER_HOOK(name, params, args, serve) \
