@@ -41,8 +41,9 @@
 
 /* count and blocks are written by the owner only, atomically so that a
  * device taking parked blocks back (cm_tc_steal_parked_locked) may read
- * them: what it reads may be stale, the owner word's CAS decides. */
-typedef struct cm_tc_bin {
+ * them: what it reads may be stale, the owner word's CAS decides. Two
+ * whole cache lines: a bin's address and index are shifts. */
+typedef struct __attribute__((aligned(128))) cm_tc_bin {
 	size_t size;
 	cm_stream key;
 	uint64_t devgen; /* cm_tc_devgen(): the device and its stream generation */
@@ -193,8 +194,10 @@ void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
 	cm_tc_register(tc, d, b);
 }
 
-static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size,
-				cm_stream key, uintptr_t *out)
+/* always_inline, as cm_tc_free: one call frame from the entry point to
+ * the block (the pair's cost, docs/benchmarks.md). */
+static inline __attribute__((always_inline)) bool
+cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream key, uintptr_t *out)
 {
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
@@ -225,7 +228,7 @@ static inline bool cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t
 	return true;
 }
 
-static bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const cm_device *d,
+static inline bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const cm_device *d,
 			      size_t size, cm_stream key)
 {
 	return cm_tc_bin_count(bin) < CM_TC_DEPTH && tc->parked_bytes + size <= CM_TC_MAX_BYTES &&
@@ -257,11 +260,9 @@ static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
  * handed out or parked, valid while no large pool changed since); and
  * only one bin of them at a time, given back before any other large free
  * or any miss. Free-then-allocate of one size stays cheap at every size. */
-static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b,
-			   const cm_device *d)
+static bool cm_tc_large_parks(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b,
+			      const cm_device *d)
 {
-	if (b->node.size <= CM_SMALL_REQUEST)
-		return true;
 	if (tc->large_bin && tc->large_bin != bin)
 		return false;
 	/* A hinted block parks alone: the hint assumed every other block of
@@ -271,6 +272,12 @@ static bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *
 		b->refit_gen == atomic_load_explicit(&d->large_place_gen, memory_order_relaxed));
 }
 
+static inline bool cm_tc_large_ok(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b,
+				  const cm_device *d)
+{
+	return b->node.size <= CM_SMALL_REQUEST || cm_tc_large_parks(tc, bin, b, d);
+}
+
 /* Whether a block freed this way is worth parking: a cudaMalloc block the
  * fast path could not hand out again would only hide from other threads. */
 static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
@@ -278,7 +285,8 @@ static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 	return key != CM_KEY_NONE || cm_reuse_may_be_ready_unlocked(d);
 }
 
-static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
+static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr_t ptr,
+								   cm_stream key)
 {
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
@@ -297,10 +305,11 @@ static inline bool cm_tc_free(cm_heap *h, uintptr_t ptr, cm_stream key)
 	 * double free; so a plain store suffices here, not a CAS. The tag is
 	 * written first and published by the release store: an OOM ladder
 	 * stealing the parked block reads it. */
+	if (!cm_tc_worth_parking(d, key)) /* first: a call, with little to keep across it */
+		return false;
 	size_t size = b->node.size;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
-	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_worth_parking(d, key) ||
-	    !cm_tc_large_ok(tc, bin, b, d))
+	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_large_ok(tc, bin, b, d))
 		return false;
 	b->tag = (cm_tag){
 		.epoch = atomic_load(&d->epoch),
@@ -326,8 +335,8 @@ static inline size_t cm_tc_round(const cm_heap *h, size_t size)
 	return 0; /* the slow path rounds (and rejects) everything else */
 }
 
-static inline cm_status cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_stream key,
-					   uintptr_t *out)
+static inline __attribute__((always_inline)) cm_status
+cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out)
 {
 	size_t rounded = cm_tc_round(h, size);
 	if (CM_LIKELY(h->fast && rounded && out && (unsigned)dev < (unsigned)h->ndev) &&

@@ -28,16 +28,7 @@ static cm_ctx_slot *cm_ctx_slots;
 static int cm_ctx_nslots;
 static pthread_mutex_t cm_ctx_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* The calling thread's current context and its slot. `known`: ctx is
- * the thread's current context, cleared by every hook of a call that
- * changes it (context_hooks.c, cm_ctx_changed); a slot forgotten since
- * (its gen moved on) makes the entry stale as well. */
-static __thread struct {
-	CUcontext ctx;
-	int slot;
-	uint32_t gen;
-	bool known;
-} cm_ctx_cached __attribute__((tls_model("initial-exec")));
+__thread cm_ctx_cache cm_ctx_cached __attribute__((tls_model("initial-exec")));
 
 void cm_ctx_changed(void)
 {
@@ -115,13 +106,9 @@ static bool cm_ctx_cached_valid(void)
 	       cm_ctx_cached.gen;
 }
 
-/* Without a driver call while the thread's context is unchanged. */
-bool cm_ctx_current(int *slot)
+/* cm_ctx_current when the thread's cached entry is not known valid. */
+bool cm_ctx_current_slow(int *slot)
 {
-	if (__builtin_expect(cm_ctx_cached.known, 1) && cm_ctx_cached_valid()) {
-		*slot = cm_ctx_cached.slot;
-		return true;
-	}
 	CUcontext ctx = NULL;
 	if (cm_drv.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx)
 		return false;
@@ -135,6 +122,7 @@ bool cm_ctx_current(int *slot)
 		return false;
 	cm_ctx_cached.ctx = ctx;
 	cm_ctx_cached.slot = s;
+	cm_ctx_cached.slot_gen = &cm_ctx_slots[s].gen;
 	cm_ctx_cached.gen = atomic_load_explicit(&cm_ctx_slots[s].gen, memory_order_acquire);
 	cm_ctx_cached.known = true;
 	*slot = s;

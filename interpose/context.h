@@ -11,17 +11,42 @@
 #define CM_CONTEXT_H
 
 #include <cuda.h>
+#include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Slots for a process with this many devices (set once, before use). */
 void cm_ctx_init(int devices);
 int cm_ctx_slot_count(void);
 
+/* The calling thread's current context and its slot. `known`: ctx is
+ * the thread's current context, cleared by every hook of a call that
+ * changes it (context_hooks.c, cm_ctx_changed); a slot forgotten since
+ * (its gen, *slot_gen, moved on) makes the entry stale as well. */
+typedef struct cm_ctx_cache {
+	CUcontext ctx;
+	const _Atomic uint32_t *slot_gen;
+	int slot;
+	uint32_t gen;
+	bool known;
+} cm_ctx_cache;
+extern __thread cm_ctx_cache cm_ctx_cached __attribute__((tls_model("initial-exec")));
+
+bool cm_ctx_current_slow(int *slot);
+
 /* The calling thread's current context's slot: false when it has no
  * context or no slot is free. No driver call while the thread has not
  * changed its context since it last asked (cm_ctx_changed); else
- * cuCtxGetCurrent and a compare. */
-bool cm_ctx_current(int *slot);
+ * cuCtxGetCurrent and a compare. Inline: every allocation asks. */
+static inline bool cm_ctx_current(int *slot)
+{
+	if (__builtin_expect(cm_ctx_cached.known, 1) &&
+	    atomic_load_explicit(cm_ctx_cached.slot_gen, memory_order_acquire) == cm_ctx_cached.gen) {
+		*slot = cm_ctx_cached.slot;
+		return true;
+	}
+	return cm_ctx_current_slow(slot);
+}
 /* The calling thread may have changed its current context (the hooks of
  * context_hooks.c): the next cm_ctx_current asks the driver. */
 void cm_ctx_changed(void);

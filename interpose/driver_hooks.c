@@ -1,4 +1,5 @@
-/* interpose/driver_hooks.c - the driver API's allocation path, by hand.
+/* interpose/driver_hooks.c - the driver API's allocation path, streams,
+ * contexts and queries, each hook one line of hook_shape.h.
  *
  * Every CUDA runtime, static or shared, and every driver-API program ends
  * here (docs/design.md, "The driver layer"): these hooks serve allocation
@@ -26,7 +27,7 @@
 #include "library.h"
 #include "nvtx.h"
 
-#include "hook_shape.h" /* CM_EXPORT, CM_DRV */
+#include "hook_shape.h"
 
 CM_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s);
 CM_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s);
@@ -39,131 +40,56 @@ CM_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream s, CUgraph *g);
 
 /* ---- allocation ---- */
 
-CM_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
+static cm_status cm_serve_drv_malloc(cm_heap *h, int slot, CUdeviceptr *p, size_t n)
 {
-	cm_heap *h;
-	int slot;
-	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
-		return CM_DRV(cuMemAlloc_v2, (p, n));
-	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_report_name_api("cuMemAlloc"); /* an out-of-memory report says what was called */
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
 	cm_report_name_api(NULL);
 	*p = (CUdeviceptr)out;
-	return cm_lib_cu_fail(st);
+	return st;
 }
 
-CM_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
+static cm_status cm_serve_drv_malloc_async(cm_heap *h, int slot, CUdeviceptr *p, size_t n,
+					   CUstream s, bool ptsz)
 {
-	cm_heap *h;
-	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
-		return CM_DRV(cuMemFree_v2, (p));
-	cm_status st = cm_lib_free(h, (uintptr_t)p);
-	if (st == CM_ERR_NOT_OURS)
-		return CM_DRV(cuMemFree_v2, (p));
-	return cm_lib_cu_fail(st);
-}
-
-static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool ptsz)
-{
-	cm_heap *h;
-	int slot;
-	if (cm_in_cuda || !p || !n || !(h = cm_lib_heap()) || cm_lib_capturing(s) ||
-	    !cm_lib_device(&slot))
-		return ptsz ? CM_DRV(cuMemAllocAsync_ptsz, (p, n, s)) : CM_DRV(cuMemAllocAsync, (p, n, s));
-	cm_lib_saw(CM_LEVEL_DRIVER);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream(s, ptsz), &out);
 	*p = (CUdeviceptr)out;
-	return cm_lib_cu_fail(st);
+	return st;
 }
 
-CM_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s)
-{
-	return cm_drv_malloc_async(p, n, s, false);
-}
-
-CM_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s)
-{
-	return cm_drv_malloc_async(p, n, s, true);
-}
-
-static CUresult cm_drv_free_async_real(CUdeviceptr p, CUstream s, bool ptsz)
-{
-	return ptsz ? CM_DRV(cuMemFreeAsync_ptsz, (p, s)) : CM_DRV(cuMemFreeAsync, (p, s));
-}
-
-static CUresult cm_drv_free_async(CUdeviceptr p, CUstream s, bool ptsz)
-{
-	cm_heap *h;
-	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
-		return cm_drv_free_async_real(p, s, ptsz);
-	cm_status st = cm_lib_free_async(h, (uintptr_t)p, s, ptsz);
-	if (st == CM_ERR_NOT_OURS)
-		return cm_drv_free_async_real(p, s, ptsz);
-	return cm_lib_cu_fail(st);
-}
-
-CM_EXPORT CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s)
-{
-	return cm_drv_free_async(p, s, false);
-}
-
-CM_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s)
-{
-	return cm_drv_free_async(p, s, true);
-}
+CM_DRIVER_ALLOC_HOOK(cuMemAlloc_v2, (CUdeviceptr *p, size_t n), (p, n), !p || !n, true,
+		     cm_serve_drv_malloc(h, slot, p, n))
+CM_DRIVER_FREE_HOOK(CM_DRV, cuMemFree_v2, (CUdeviceptr p), (p), p, cm_lib_free(h, (uintptr_t)p))
+/* A stream capturing a graph keeps the driver's own allocation. */
+CM_DRIVER_ALLOC_HOOK(cuMemAllocAsync, (CUdeviceptr *p, size_t n, CUstream s), (p, n, s),
+		     !p || !n, !cm_lib_capturing(s), cm_serve_drv_malloc_async(h, slot, p, n, s, false))
+CM_DRIVER_ALLOC_HOOK(cuMemAllocAsync_ptsz, (CUdeviceptr *p, size_t n, CUstream s), (p, n, s),
+		     !p || !n, !cm_lib_capturing(s), cm_serve_drv_malloc_async(h, slot, p, n, s, true))
+CM_DRIVER_FREE_HOOK(CM_DRV, cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s), p,
+		    cm_lib_free_async(h, (uintptr_t)p, s, false))
+CM_DRIVER_FREE_HOOK(CM_DRV, cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s), (p, s), p,
+		    cm_lib_free_async(h, (uintptr_t)p, s, true))
 
 /* ---- synchronization proves completion ---- */
 
-static CUresult cm_drv_stream_sync(CUstream s, bool ptsz)
+/* begin of cuCtxSynchronize_v2: the slot of ctx, or the current one. */
+static bool cm_drv_ctx_sync_begin(cm_heap *h, CUcontext ctx, cm_sync_token *tok)
 {
-	cm_heap *h;
-	if (cm_in_cuda || !(h = cm_lib_heap()))
-		return ptsz ? CM_DRV(cuStreamSynchronize_ptsz, (s)) : CM_DRV(cuStreamSynchronize, (s));
-	cm_sync_token tok = cm_lib_stream_sync_begin(h, s, ptsz);
-	CUresult r = ptsz ? CM_DRV(cuStreamSynchronize_ptsz, (s)) : CM_DRV(cuStreamSynchronize, (s));
-	cm_lib_sync_end(h, tok, r == CUDA_SUCCESS);
-	return r;
-}
-
-CM_EXPORT CUresult cuStreamSynchronize(CUstream s)
-{
-	return cm_drv_stream_sync(s, false);
-}
-
-CM_EXPORT CUresult cuStreamSynchronize_ptsz(CUstream s)
-{
-	return cm_drv_stream_sync(s, true);
-}
-
-/* A context synchronization: slot < 0 when the library has none for it. */
-static CUresult cm_drv_ctx_sync(cm_heap *h, int slot, CUresult (*real)(CUcontext), CUcontext ctx)
-{
-	cm_sync_token tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
-	CUresult r = ctx ? real(ctx) : cm_drv.cuCtxSynchronize();
-	cm_lib_sync_end(h, tok, r == CUDA_SUCCESS);
-	return r;
-}
-
-CM_EXPORT CUresult cuCtxSynchronize(void)
-{
-	cm_heap *h;
 	int slot;
-	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
-		return CM_DRV(cuCtxSynchronize, ());
-	return cm_drv_ctx_sync(h, slot, NULL, NULL);
+	if (!ctx)
+		return cm_lib_device_sync_begin(h, tok);
+	if ((slot = cm_ctx_find(ctx)) < 0)
+		return false;
+	*tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
+	return true;
 }
 
-CM_EXPORT CUresult cuCtxSynchronize_v2(CUcontext ctx)
-{
-	cm_heap *h;
-	int slot = -1;
-	if (cm_in_cuda || !(h = cm_lib_heap()) || (ctx ? (slot = cm_ctx_find(ctx)) < 0 : !cm_lib_device(&slot)))
-		return CM_DRV(cuCtxSynchronize_v2, (ctx));
-	return cm_drv_ctx_sync(h, slot, cm_drv.cuCtxSynchronize_v2, ctx);
-}
+CM_DRIVER_SYNC_HOOK(cuStreamSynchronize, (CUstream s), (s), CM_SYNC_STREAM(s, false))
+CM_DRIVER_SYNC_HOOK(cuStreamSynchronize_ptsz, (CUstream s), (s), CM_SYNC_STREAM(s, true))
+CM_DRIVER_SYNC_HOOK(cuCtxSynchronize, (void), (), cm_lib_device_sync_begin(h, &tok_))
+CM_DRIVER_SYNC_HOOK(cuCtxSynchronize_v2, (CUcontext ctx), (ctx), cm_drv_ctx_sync_begin(h, ctx, &tok_))
 
 /* ---- streams: the fence protocol needs to know them ---- */
 
@@ -179,15 +105,10 @@ static CUresult cm_drv_stream_created(CUresult r, CUstream *s, unsigned flags)
 	return r;
 }
 
-CM_EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags)
-{
-	return cm_drv_stream_created(CM_DRV(cuStreamCreate, (s, flags)), s, flags);
-}
-
-CM_EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int prio)
-{
-	return cm_drv_stream_created(CM_DRV(cuStreamCreateWithPriority, (s, flags, prio)), s, flags);
-}
+CM_DRIVER_WATCH(cuStreamCreate, (CUstream *s, unsigned flags), (s, flags), 0,
+		cm_drv_stream_created(r_, s, flags))
+CM_DRIVER_WATCH(cuStreamCreateWithPriority, (CUstream *s, unsigned flags, int prio),
+		(s, flags, prio), 0, cm_drv_stream_created(r_, s, flags))
 
 void cm_drv_stream_destroying(CUstream s)
 {
@@ -201,11 +122,7 @@ void cm_drv_stream_destroying(CUstream s)
 	}
 }
 
-CM_EXPORT CUresult cuStreamDestroy_v2(CUstream s)
-{
-	cm_drv_stream_destroying(s);
-	return CM_DRV(cuStreamDestroy_v2, (s));
-}
+CM_DRIVER_WATCH(cuStreamDestroy_v2, (CUstream s), (s), cm_drv_stream_destroying(s), r_)
 
 /* ---- graph capture: while none is active, no stream needs asking ---- */
 
@@ -225,43 +142,21 @@ static CUresult cm_drv_capture_ended(CUresult r)
 	return r;
 }
 
-CM_EXPORT CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode m)
-{
-	cm_lib_capture_began();
-	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCapture_v2, (s, m)));
-}
-
-CM_EXPORT CUresult cuStreamBeginCapture_v2_ptsz(CUstream s, CUstreamCaptureMode m)
-{
-	cm_lib_capture_began();
-	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCapture_v2_ptsz, (s, m)));
-}
-
-CM_EXPORT CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *d,
-					       const CUgraphEdgeData *e, size_t n,
-					       CUstreamCaptureMode m)
-{
-	cm_lib_capture_began();
-	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCaptureToGraph, (s, g, d, e, n, m)));
-}
-
-CM_EXPORT CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *d,
-						    const CUgraphEdgeData *e, size_t n,
-						    CUstreamCaptureMode m)
-{
-	cm_lib_capture_began();
-	return cm_drv_capture_begun(CM_DRV(cuStreamBeginCaptureToGraph_ptsz, (s, g, d, e, n, m)));
-}
-
-CM_EXPORT CUresult cuStreamEndCapture(CUstream s, CUgraph *g)
-{
-	return cm_drv_capture_ended(CM_DRV(cuStreamEndCapture, (s, g)));
-}
-
-CM_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream s, CUgraph *g)
-{
-	return cm_drv_capture_ended(CM_DRV(cuStreamEndCapture_ptsz, (s, g)));
-}
+CM_DRIVER_WATCH(cuStreamBeginCapture_v2, (CUstream s, CUstreamCaptureMode m), (s, m),
+		cm_lib_capture_began(), cm_drv_capture_begun(r_))
+CM_DRIVER_WATCH(cuStreamBeginCapture_v2_ptsz, (CUstream s, CUstreamCaptureMode m), (s, m),
+		cm_lib_capture_began(), cm_drv_capture_begun(r_))
+CM_DRIVER_WATCH(cuStreamBeginCaptureToGraph,
+		(CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
+		 CUstreamCaptureMode m),
+		(s, g, d, e, n, m), cm_lib_capture_began(), cm_drv_capture_begun(r_))
+CM_DRIVER_WATCH(cuStreamBeginCaptureToGraph_ptsz,
+		(CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
+		 CUstreamCaptureMode m),
+		(s, g, d, e, n, m), cm_lib_capture_began(), cm_drv_capture_begun(r_))
+CM_DRIVER_WATCH(cuStreamEndCapture, (CUstream s, CUgraph *g), (s, g), 0, cm_drv_capture_ended(r_))
+CM_DRIVER_WATCH(cuStreamEndCapture_ptsz, (CUstream s, CUgraph *g), (s, g), 0,
+		cm_drv_capture_ended(r_))
 
 /* ---- contexts: a context's cache goes with it ---- */
 
@@ -298,24 +193,13 @@ static int cm_drv_primary_slot(CUdevice dev)
 	return cm_in_cuda ? -1 : cm_ctx_find_primary(dev);
 }
 
-CM_EXPORT CUresult cuCtxDestroy_v2(CUcontext ctx)
-{
-	int slot = cm_drv_ctx_slot(ctx);
-	return cm_drv_ctx_gone(CM_DRV(cuCtxDestroy_v2, (ctx)), slot);
-}
-
+CM_DRIVER_WATCH(cuCtxDestroy_v2, (CUcontext ctx), (ctx), kept_ = cm_drv_ctx_slot(ctx),
+		cm_drv_ctx_gone(r_, kept_))
 /* The _v2 names and the older ones (the same signature) alike. */
-CM_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
-{
-	int slot = cm_drv_primary_slot(dev);
-	return cm_drv_ctx_gone(CM_DRV(cuDevicePrimaryCtxReset_v2, (dev)), slot);
-}
-
-CM_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev)
-{
-	int slot = cm_drv_primary_slot(dev);
-	return cm_drv_ctx_gone(CM_DRV(cuDevicePrimaryCtxReset, (dev)), slot);
-}
+CM_DRIVER_WATCH(cuDevicePrimaryCtxReset_v2, (CUdevice dev), (dev), kept_ = cm_drv_primary_slot(dev),
+		cm_drv_ctx_gone(r_, kept_))
+CM_DRIVER_WATCH(cuDevicePrimaryCtxReset, (CUdevice dev), (dev), kept_ = cm_drv_primary_slot(dev),
+		cm_drv_ctx_gone(r_, kept_))
 
 /* The last release destroys the primary context. */
 static CUresult cm_drv_primary_released(CUresult r, CUdevice dev)
@@ -328,15 +212,9 @@ static CUresult cm_drv_primary_released(CUresult r, CUdevice dev)
 	return r;
 }
 
-CM_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
-{
-	return cm_drv_primary_released(CM_DRV(cuDevicePrimaryCtxRelease_v2, (dev)), dev);
-}
-
-CM_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
-{
-	return cm_drv_primary_released(CM_DRV(cuDevicePrimaryCtxRelease, (dev)), dev);
-}
+CM_DRIVER_WATCH(cuDevicePrimaryCtxRelease_v2, (CUdevice dev), (dev), 0,
+		cm_drv_primary_released(r_, dev))
+CM_DRIVER_WATCH(cuDevicePrimaryCtxRelease, (CUdevice dev), (dev), 0, cm_drv_primary_released(r_, dev))
 
 /* ---- queries answered with the block ---- */
 
@@ -351,13 +229,15 @@ void cm_drv_mem_info(size_t *free_bytes, size_t *total)
 	cm_in_cuda--;
 }
 
-CM_EXPORT CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+static CUresult cm_drv_mem_info_answer(CUresult r, size_t *free_bytes, size_t *total)
 {
-	CUresult r = CM_DRV(cuMemGetInfo_v2, (free_bytes, total));
 	if (r == CUDA_SUCCESS && free_bytes && total)
 		cm_drv_mem_info(free_bytes, total);
 	return r;
 }
+
+CM_DRIVER_WATCH(cuMemGetInfo_v2, (size_t *free_bytes, size_t *total), (free_bytes, total), 0,
+		cm_drv_mem_info_answer(r_, free_bytes, total))
 
 /* Whether p lies in memory of the cache: info.base is then the start of
  * the block the program holds there, or 0 where it holds none (freed,
@@ -374,19 +254,21 @@ bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
 	return info->ours;
 }
 
-CM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p)
+/* The block's range, or CUDA_ERROR_NOT_FOUND, the driver's answer for
+ * memory it does not know (no block held there). */
+static CUresult cm_drv_range_answer(const cm_ptr_info *info, CUdeviceptr *base, size_t *size)
 {
-	cm_ptr_info info;
-	if (!cm_drv_block_of(p, &info))
-		return CM_DRV(cuMemGetAddressRange_v2, (base, size, p));
-	if (!info.base)
-		return CUDA_ERROR_NOT_FOUND; /* the driver's answer for memory it does not know */
+	if (!info->base)
+		return CUDA_ERROR_NOT_FOUND;
 	if (base)
-		*base = (CUdeviceptr)info.base;
+		*base = (CUdeviceptr)info->base;
 	if (size)
-		*size = info.requested;
+		*size = info->requested;
 	return CUDA_SUCCESS;
 }
+
+CM_DRIVER_QUERY(cuMemGetAddressRange_v2, (CUdeviceptr *base, size_t *size, CUdeviceptr p),
+		(base, size, p), p, cm_drv_range_answer(&info, base, size))
 
 /* The range attributes describe the block as the program asked for it;
  * the others are the segment's, which the block shares. */
@@ -398,37 +280,42 @@ static void cm_drv_block_attr(CUpointer_attribute a, void *data, const cm_ptr_in
 		*(size_t *)data = info->requested;
 }
 
-CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
+/* Where the program holds no block: INVALID_VALUE, as for memory the
+ * driver does not know. */
+static CUresult cm_drv_attr_answer(const cm_ptr_info *info, void *data, CUpointer_attribute a,
+				   CUdeviceptr p)
 {
-	cm_ptr_info info;
-	bool ours = cm_drv_block_of(p, &info);
-	if (ours && !info.base)
-		return CUDA_ERROR_INVALID_VALUE; /* as for memory the driver does not know */
+	if (!info->base)
+		return CUDA_ERROR_INVALID_VALUE;
 	CUresult r = CM_DRV(cuPointerGetAttribute, (data, a, p));
-	if (r == CUDA_SUCCESS && data && ours)
-		cm_drv_block_attr(a, data, &info);
+	if (r == CUDA_SUCCESS && data)
+		cm_drv_block_attr(a, data, info);
 	return r;
 }
 
-CM_EXPORT CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *a, void **data,
-					  CUdeviceptr p)
+static CUresult cm_drv_attrs_answer(const cm_ptr_info *info, unsigned n, CUpointer_attribute *a,
+				    void **data, CUdeviceptr p)
 {
-	cm_ptr_info info;
-	bool ours = cm_drv_block_of(p, &info);
-	if (ours && !info.base) {
+	if (!info->base) {
 		/* The driver's answer for memory it does not know: a host stack
 		 * address is none of CUDA's. */
 		int not_cuda;
 		return CM_DRV(cuPointerGetAttributes, (n, a, data, (CUdeviceptr)(uintptr_t)&not_cuda));
 	}
 	CUresult r = CM_DRV(cuPointerGetAttributes, (n, a, data, p));
-	if (r != CUDA_SUCCESS || !a || !data || !ours)
+	if (r != CUDA_SUCCESS || !a || !data)
 		return r;
 	for (unsigned i = 0; i < n; i++)
 		if (data[i])
-			cm_drv_block_attr(a[i], data[i], &info);
+			cm_drv_block_attr(a[i], data[i], info);
 	return r;
 }
+
+CM_DRIVER_QUERY(cuPointerGetAttribute, (void *data, CUpointer_attribute a, CUdeviceptr p),
+		(data, a, p), p, cm_drv_attr_answer(&info, data, a, p))
+CM_DRIVER_QUERY(cuPointerGetAttributes,
+		(unsigned n, CUpointer_attribute *a, void **data, CUdeviceptr p), (n, a, data, p), p,
+		cm_drv_attrs_answer(&info, n, a, data, p))
 
 static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
 {
@@ -446,18 +333,18 @@ static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
 			(unsigned long long)p, info->size);
 }
 
-CM_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
+/* A block alone in its plain segment is shared as the segment; any other
+ * block of the cache is refused, with why. */
+static CUresult cm_drv_ipc_answer(const cm_ptr_info *info, CUipcMemHandle *handle, CUdeviceptr p)
 {
-	cm_heap *h;
-	if (cm_in_cuda || !(h = cm_lib_heap()))
+	if (info->live && info->segment_start && !info->expandable)
 		return CM_DRV(cuIpcGetMemHandle, (handle, p));
-	cm_ptr_info info;
-	cm_pointer_info(h, (uintptr_t)p, &info);
-	if (!info.ours || (info.live && info.segment_start && !info.expandable))
-		return CM_DRV(cuIpcGetMemHandle, (handle, p));
-	cm_drv_ipc_refusal(p, &info);
+	cm_drv_ipc_refusal(p, info);
 	return CUDA_ERROR_INVALID_VALUE;
 }
+
+CM_DRIVER_QUERY(cuIpcGetMemHandle, (CUipcMemHandle *handle, CUdeviceptr p), (handle, p), p,
+		cm_drv_ipc_answer(&info, handle, p))
 
 /* ---- the table the lookup wrappers substitute from ---- */
 

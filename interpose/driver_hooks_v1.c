@@ -21,11 +21,8 @@
 #define __CUDA_API_VERSION_INTERNAL 1 /* declares the first ABI versions */
 #include <cuda.h>
 
-#include "driver_hooks.h"
 #include "hook_entry.h"
-#include "library.h"
-
-#define CM_EXPORT __attribute__((visibility("default")))
+#include "hook_shape.h"
 
 static struct {
 	void *cuMemAlloc, *cuMemFree, *cuMemGetInfo, *cuMemGetAddressRange;
@@ -50,9 +47,10 @@ static void *cm_v1_real(void **slot)
 		cm_f_ ? ((__typeof__(&name))cm_f_) args : CUDA_ERROR_NOT_INITIALIZED; \
 	})
 
+/* 32 bits cannot carry the cache's addresses: the driver's, unshaped. */
 CM_EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *p, unsigned int n)
 {
-	return CM_V1(cuMemAlloc, (p, n)); /* 32 bits: never the cache's memory */
+	return CM_V1(cuMemAlloc, (p, n));
 }
 
 CM_EXPORT CUresult cuMemAllocPitch(CUdeviceptr_v1 *p, unsigned int *pitch, unsigned int width,
@@ -61,25 +59,17 @@ CM_EXPORT CUresult cuMemAllocPitch(CUdeviceptr_v1 *p, unsigned int *pitch, unsig
 	return CM_V1(cuMemAllocPitch, (p, pitch, width, height, element_size));
 }
 
+/* A forward to the library's hook (host_hooks.c), unshaped. */
 CM_EXPORT CUresult cuMemAllocHost(void **p, unsigned int n)
 {
-	return cuMemAllocHost_v2(p, n); /* the library's hook (host_hooks.c) */
+	return cuMemAllocHost_v2(p, n);
 }
 
-CM_EXPORT CUresult cuMemFree(CUdeviceptr_v1 p)
-{
-	cm_heap *h;
-	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
-		return CM_V1(cuMemFree, (p));
-	cm_status st = cm_lib_free(h, (uintptr_t)p);
-	if (st == CM_ERR_NOT_OURS)
-		return CM_V1(cuMemFree, (p));
-	return cm_lib_cu_fail(st);
-}
+CM_DRIVER_FREE_HOOK(CM_V1, cuMemFree, (CUdeviceptr_v1 p), (p), p, cm_lib_free(h, (uintptr_t)p))
 
-CM_EXPORT CUresult cuMemGetInfo(unsigned int *free_bytes, unsigned int *total)
+/* The cache's view, clamped to what 32 bits carry. */
+static CUresult cm_v1_mem_info_answer(CUresult r, unsigned int *free_bytes, unsigned int *total)
 {
-	CUresult r = CM_V1(cuMemGetInfo, (free_bytes, total));
 	if (r != CUDA_SUCCESS || !free_bytes || !total)
 		return r;
 	size_t f = *free_bytes, t = *total;
@@ -89,43 +79,30 @@ CM_EXPORT CUresult cuMemGetInfo(unsigned int *free_bytes, unsigned int *total)
 	return r;
 }
 
-CM_EXPORT CUresult cuMemGetAddressRange(CUdeviceptr_v1 *base, unsigned int *size, CUdeviceptr_v1 p)
+CM_WATCH_SHAPE(CUresult, CM_V1, cuMemGetInfo, (unsigned int *free_bytes, unsigned int *total),
+	       (free_bytes, total), 0, cm_v1_mem_info_answer(r_, free_bytes, total))
+
+static CUresult cm_v1_range_answer(const cm_ptr_info *info, CUdeviceptr_v1 *base, unsigned int *size)
 {
-	cm_ptr_info info;
-	if (!cm_drv_block_of(p, &info))
-		return CM_V1(cuMemGetAddressRange, (base, size, p));
-	if (!info.base)
+	if (!info->base)
 		return CUDA_ERROR_NOT_FOUND;
 	if (base)
-		*base = (CUdeviceptr_v1)info.base;
+		*base = (CUdeviceptr_v1)info->base;
 	if (size)
-		*size = (unsigned int)info.requested;
+		*size = (unsigned int)info->requested;
 	return CUDA_SUCCESS;
 }
 
-CM_EXPORT CUresult cuStreamDestroy(CUstream s)
-{
-	cm_drv_stream_destroying(s);
-	return CM_V1(cuStreamDestroy, (s));
-}
-
-CM_EXPORT CUresult cuStreamBeginCapture(CUstream s)
-{
-	cm_lib_capture_began();
-	return cm_drv_capture_begun(CM_V1(cuStreamBeginCapture, (s)));
-}
-
-CM_EXPORT CUresult cuStreamBeginCapture_ptsz(CUstream s)
-{
-	cm_lib_capture_began();
-	return cm_drv_capture_begun(CM_V1(cuStreamBeginCapture_ptsz, (s)));
-}
-
-CM_EXPORT CUresult cuCtxDestroy(CUcontext ctx)
-{
-	int slot = cm_drv_ctx_slot(ctx);
-	return cm_drv_ctx_gone(CM_V1(cuCtxDestroy, (ctx)), slot);
-}
+CM_QUERY_SHAPE(CM_V1, cuMemGetAddressRange,
+	       (CUdeviceptr_v1 *base, unsigned int *size, CUdeviceptr_v1 p), (base, size, p), p,
+	       cm_v1_range_answer(&info, base, size))
+CM_WATCH_SHAPE(CUresult, CM_V1, cuStreamDestroy, (CUstream s), (s), cm_drv_stream_destroying(s), r_)
+CM_WATCH_SHAPE(CUresult, CM_V1, cuStreamBeginCapture, (CUstream s), (s), cm_lib_capture_began(),
+	       cm_drv_capture_begun(r_))
+CM_WATCH_SHAPE(CUresult, CM_V1, cuStreamBeginCapture_ptsz, (CUstream s), (s),
+	       cm_lib_capture_began(), cm_drv_capture_begun(r_))
+CM_WATCH_SHAPE(CUresult, CM_V1, cuCtxDestroy, (CUcontext ctx), (ctx), kept_ = cm_drv_ctx_slot(ctx),
+	       cm_drv_ctx_gone(r_, kept_))
 
 #define CM_HOOK_V1(sym, look, pt) \
 	{.symbol = #sym, .lookup = look, .ptsz = pt, .hook = (void *)sym, .real = &cm_v1.sym}

@@ -1,21 +1,30 @@
-/* interpose/hook_shape.h - the one shape of a hand-written hook.
+/* interpose/hook_shape.h - the shapes of the hand-written hooks, each
+ * written once; every hook names one in a line, as mimalloc's
+ * src/alloc-override.c writes its forwards.
  *
- * Each allocation hook, at either level, does the same four things: pass
- * the call to CUDA while the library is inside CUDA (the re-entry guard,
- * real.h) or has no heap; call the core under the guard; pass the call to
- * CUDA after all when the core answers CM_ERR_NOT_OURS (a pointer it does
- * not hold, or arguments whose error CUDA itself gives); else map the
- * core's status to the level's error. A hook names the shape in one line:
+ * A serving hook (CM_HOOK_SHAPE) does four things: pass the call to CUDA
+ * while the library is inside CUDA (the re-entry guard, real.h), for
+ * arguments CUDA itself judges, or without a heap; call the core under the
+ * guard; pass the call to CUDA after all when the core answers
+ * CM_ERR_NOT_OURS (a pointer it does not hold); else map the core's status
+ * to the level's error. Its variants: CM_ALLOC_SHAPE (the thread's context
+ * slot, and the unguarded runtime call that lets the runtime initialize),
+ * CM_SYNC_SHAPE (a mark before the real call, the proof after it),
+ * CM_WATCH_SHAPE (the real call, with what the library must do before and
+ * after it), CM_QUERY_SHAPE (a pointer query answered with the block). A
+ * hook names a shape and its serving function in one line:
  *
- *   CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_serve_host_free(h, p))
+ *   CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_host_free(h, (uintptr_t)p))
  *
  * where the last argument, an expression that may use the heap h, is the
  * serving function's call. The serving functions translate only; the core
- * decides.
+ * decides. The allocation and free shapes add no test to the hand-written
+ * order (cudaMalloc, cudaFree, cuMemAlloc, cuMemFree are the hot path).
  */
 #ifndef CM_HOOK_SHAPE_H
 #define CM_HOOK_SHAPE_H
 
+#include "driver_hooks.h" /* cm_drv_block_of */
 #include "library.h"
 
 #define CM_EXPORT __attribute__((visibility("default")))
@@ -37,26 +46,127 @@
 #define CM_DRV(name, args) \
 	(cm_drv_resolve() && cm_drv.name ? cm_drv.name args : CUDA_ERROR_NOT_INITIALIZED)
 
-static inline cudaError_t cm_runtime_result(cm_status st)
-{
-	return st == CM_OK ? cudaSuccess : cm_lib_fail(st);
-}
+/* The real runtime function without the guard: the runtime's driver call
+ * reaches the cache (before the heap or the thread's context exists). */
+#define CM_REAL_UNGUARDED(name, args) \
+	(cm_real_resolve() && cm_real.name ? cm_real.name args : cudaErrorNotSupported)
 
-#define CM_HOOK_SHAPE(ret, real, result, name, params, args, serve)           \
-	CM_EXPORT ret name params                                             \
-	{                                                                     \
-		cm_heap *h;                                                   \
-		if (cm_in_cuda || !(h = cm_lib_heap()))                       \
-			return real(name, args);                              \
-		cm_in_cuda++;                                                 \
-		cm_status st_ = (serve);                                      \
-		cm_in_cuda--;                                                 \
-		return st_ == CM_ERR_NOT_OURS ? real(name, args) : result(st_); \
+/* A core status as the level's answer: CM_OK first (the hot path tests
+ * one value), CM_ERR_NOT_OURS to CUDA itself, the rest the level's error. */
+#define CM_HOOK_RESULT(st, ok, pass, fail) \
+	((st) == CM_OK ? (ok) : (st) == CM_ERR_NOT_OURS ? (pass) : fail(st))
+
+/* The shape of a serving hook. pass_if: arguments whose answer CUDA gives
+ * (tested before the heap is asked for). guard: whether to raise the
+ * re-entry guard around serve (the cm_lib_* calls raise it themselves). */
+#define CM_HOOK_SHAPE(ret, real, ok, fail, guard, name, params, args, pass_if, serve) \
+	CM_EXPORT ret name params                                                      \
+	{                                                                              \
+		cm_heap *h;                                                            \
+		if (cm_in_cuda || (pass_if) || !(h = cm_lib_heap()))                   \
+			return real(name, args);                                       \
+		if (guard)                                                             \
+			cm_in_cuda++;                                                  \
+		cm_status st_ = (serve);                                               \
+		if (guard)                                                             \
+			cm_in_cuda--;                                                  \
+		return CM_HOOK_RESULT(st_, ok, real(name, args), fail);                \
 	}
 
+/* A hook whose serve calls the core directly: the shape raises the guard. */
 #define CM_RUNTIME_HOOK(name, params, args, serve) \
-	CM_HOOK_SHAPE(cudaError_t, CM_REAL, cm_runtime_result, name, params, args, serve)
+	CM_HOOK_SHAPE(cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, true, name, params, args, 0, serve)
 #define CM_DRIVER_HOOK(name, params, args, serve) \
-	CM_HOOK_SHAPE(CUresult, CM_DRV, cm_lib_cu_fail, name, params, args, serve)
+	CM_HOOK_SHAPE(CUresult, CM_DRV, CUDA_SUCCESS, cm_lib_cu_fail, true, name, params, args, 0, serve)
+/* A free: a null pointer is CUDA's; serve is a cm_lib_* call (guarded). */
+#define CM_RUNTIME_FREE_HOOK(name, params, args, p, serve) \
+	CM_HOOK_SHAPE(cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, false, name, params, args, !(p), serve)
+#define CM_DRIVER_FREE_HOOK(real, name, params, args, p, serve) \
+	CM_HOOK_SHAPE(CUresult, real, CUDA_SUCCESS, cm_lib_cu_fail, false, name, params, args, !(p), serve)
+
+/* The shape of an allocation hook, which needs the thread's context slot.
+ * pass_if as above; then without a heap, with ready false or without a
+ * context the call goes to real_init: for the runtime its unguarded call,
+ * so that the runtime initializes (or makes the context a reset left
+ * none) and its driver call reaches the cache. serve may use h and slot
+ * and calls cm_lib_malloc (guarded there); level is marked (cm_lib_saw). */
+#define CM_ALLOC_SHAPE(ret, real, real_init, ok, fail, level, name, params, args, pass_if,  \
+		       ready, serve)                                                        \
+	CM_EXPORT ret name params                                                           \
+	{                                                                                   \
+		cm_heap *h;                                                                 \
+		int slot;                                                                   \
+		if (cm_in_cuda || (pass_if))                                                \
+			return real(name, args);                                            \
+		if (!(h = cm_lib_heap()) || !(ready) || !cm_lib_device(&slot))              \
+			return real_init(name, args);                                       \
+		cm_lib_saw(level);                                                          \
+		cm_status st_ = (serve);                                                    \
+		return CM_HOOK_RESULT(st_, ok, real(name, args), fail);                     \
+	}
+
+/* The runtime's: a thread's first allocation after a reset goes to the
+ * runtime (cm_hook_reset_seen), unguarded. */
+#define CM_RUNTIME_ALLOC_HOOK(name, params, args, pass_if, ready, serve)                 \
+	CM_ALLOC_SHAPE(cudaError_t, CM_REAL, CM_REAL_UNGUARDED, cudaSuccess, cm_lib_fail, \
+		       CM_LEVEL_RUNTIME, name, params, args, pass_if,                     \
+		       cm_hook_reset_seen() && (ready), serve)
+/* The driver's: everything it does not serve goes to the driver. */
+#define CM_DRIVER_ALLOC_HOOK(name, params, args, pass_if, ready, serve)                       \
+	CM_ALLOC_SHAPE(CUresult, CM_DRV, CM_DRV, CUDA_SUCCESS, cm_lib_cu_fail, CM_LEVEL_DRIVER, \
+		       name, params, args, pass_if, ready, serve)
+
+/* The shape of a synchronization: the mark before the real call, the
+ * proof after it when it succeeded (cm_lib_sync_end). begin is a bool
+ * expression that sets the token tok_ (false: the call is not the
+ * library's to count, pass it); call is the real call, run once. */
+#define CM_SYNC_SHAPE(ret, ok, name, params, begin, call)           \
+	CM_EXPORT ret name params                                   \
+	{                                                           \
+		cm_heap *h;                                         \
+		cm_sync_token tok_;                                 \
+		if (cm_in_cuda || !(h = cm_lib_heap()) || !(begin)) \
+			return (call);                              \
+		ret r_ = (call);                                    \
+		cm_lib_sync_end(h, tok_, r_ == ok);                 \
+		return r_;                                          \
+	}
+#define CM_RUNTIME_SYNC_HOOK(name, params, args, begin) \
+	CM_SYNC_SHAPE(cudaError_t, cudaSuccess, name, params, begin, CM_REAL(name, args))
+#define CM_DRIVER_SYNC_HOOK(name, params, args, begin) \
+	CM_SYNC_SHAPE(CUresult, CUDA_SUCCESS, name, params, begin, CM_DRV(name, args))
+/* begin for a stream's synchronization. */
+#define CM_SYNC_STREAM(s, ptsz) ((tok_ = cm_lib_stream_sync_begin(h, (CUstream)(s), ptsz)), true)
+
+/* The shape of a call the library watches: before, an expression run
+ * first, may keep an int in kept_ (a slot); after, an expression of the
+ * real result r_ and kept_, is the hook's answer. */
+#define CM_WATCH_SHAPE(ret, real, name, params, args, before, after) \
+	CM_EXPORT ret name params                                    \
+	{                                                            \
+		int kept_ = -1;                                      \
+		(void)kept_;                                         \
+		(void)(before);                                      \
+		ret r_ = real(name, args);                           \
+		return (after);                                      \
+	}
+#define CM_DRIVER_WATCH(name, params, args, before, after) \
+	CM_WATCH_SHAPE(CUresult, CM_DRV, name, params, args, before, after)
+#define CM_RUNTIME_WATCH(name, params, args, before, after) \
+	CM_WATCH_SHAPE(cudaError_t, CM_REAL, name, params, args, before, after)
+
+/* The shape of a query about device pointer p: the driver's answer unless
+ * p lies in memory of the cache (cm_drv_block_of); then answer, an
+ * expression of the block's info, is the hook's. */
+#define CM_QUERY_SHAPE(real, name, params, args, p, answer) \
+	CM_EXPORT CUresult name params                      \
+	{                                                   \
+		cm_ptr_info info;                           \
+		if (!cm_drv_block_of(p, &info))             \
+			return real(name, args);            \
+		return (answer);                            \
+	}
+#define CM_DRIVER_QUERY(name, params, args, p, answer) \
+	CM_QUERY_SHAPE(CM_DRV, name, params, args, p, answer)
 
 #endif

@@ -16,12 +16,7 @@
  */
 #include "library.h"
 
-#include "hook_shape.h" /* CM_EXPORT, CM_REAL */
-
-/* The real function without the guard: the runtime's driver call reaches
- * the cache (before the heap or the thread's context exists). */
-#define CM_REAL_UNGUARDED(name, args) \
-	(cm_real_resolve() && cm_real.name ? cm_real.name args : cudaErrorNotSupported)
+#include "hook_shape.h"
 
 /* _ptsz entry points exist only under CUDA_API_PER_THREAD_DEFAULT_STREAM
  * in the headers; these are their real signatures. */
@@ -45,100 +40,60 @@ bool cm_hook_reset_seen(void)
 	return false;
 }
 
-static cudaError_t cm_hook_result(cm_status st)
-{
-	return st == CM_OK ? cudaSuccess : cm_lib_fail(st);
-}
+/* ---- serving: translation only; the hooks are one line each ---- */
 
-CM_EXPORT cudaError_t cudaMalloc(void **p, size_t n)
+static cm_status cm_serve_malloc(cm_heap *h, int slot, void **p, size_t n)
 {
-	cm_heap *h;
-	int slot;
-	if (cm_in_cuda || !p)
-		return CM_REAL(cudaMalloc, (p, n));
-	if (!(h = cm_lib_heap()) || !cm_hook_reset_seen() || !cm_lib_device(&slot))
-		return CM_REAL_UNGUARDED(cudaMalloc, (p, n)); /* the runtime initializes */
-	cm_lib_saw(CM_LEVEL_RUNTIME);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, false, 0, &out);
 	*p = (void *)out;
-	return cm_hook_result(st);
+	return st;
 }
 
-CM_EXPORT cudaError_t cudaFree(void *p)
+static cm_status cm_serve_malloc_async(cm_heap *h, int slot, void **p, size_t n, cudaStream_t s,
+				       bool ptsz)
 {
-	cm_heap *h;
-	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
-		return CM_REAL(cudaFree, (p));
-	cm_status st = cm_lib_free(h, (uintptr_t)p);
-	if (st == CM_ERR_NOT_OURS)
-		return CM_REAL(cudaFree, (p));
-	return cm_hook_result(st);
-}
-
-static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool ptsz)
-{
-	cm_heap *h;
-	int slot;
-	if (cm_in_cuda || !p)
-		return ptsz ? CM_REAL(cudaMallocAsync_ptsz, (p, n, s)) : CM_REAL(cudaMallocAsync, (p, n, s));
-	if (!(h = cm_lib_heap()) || !cm_hook_reset_seen() || cm_lib_capturing((CUstream)s) ||
-	    !cm_lib_device(&slot))
-		return ptsz ? CM_REAL_UNGUARDED(cudaMallocAsync_ptsz, (p, n, s))
-			    : CM_REAL_UNGUARDED(cudaMallocAsync, (p, n, s));
-	cm_lib_saw(CM_LEVEL_RUNTIME);
 	uintptr_t out;
 	cm_status st = cm_lib_malloc(h, slot, n, true, cm_lib_stream((CUstream)s, ptsz), &out);
 	*p = (void *)out;
-	return cm_hook_result(st);
+	return st;
 }
 
-CM_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
-{
-	return cm_hook_malloc_async(p, n, s, false);
-}
-
-CM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s)
-{
-	return cm_hook_malloc_async(p, n, s, true);
-}
-
-static cudaError_t cm_hook_free_async(void *p, cudaStream_t s, bool ptsz)
-{
-	cm_heap *h;
-	cm_status st = CM_ERR_NOT_OURS;
-	if (!cm_in_cuda && p && (h = cm_lib_heap()))
-		st = cm_lib_free_async(h, (uintptr_t)p, (CUstream)s, ptsz);
-	if (st == CM_ERR_NOT_OURS)
-		return ptsz ? CM_REAL(cudaFreeAsync_ptsz, (p, s)) : CM_REAL(cudaFreeAsync, (p, s));
-	return cm_hook_result(st);
-}
-
-CM_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
-{
-	return cm_hook_free_async(p, s, false);
-}
-
-CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s)
-{
-	return cm_hook_free_async(p, s, true);
-}
+CM_RUNTIME_ALLOC_HOOK(cudaMalloc, (void **p, size_t n), (p, n), !p, true,
+		      cm_serve_malloc(h, slot, p, n))
+CM_RUNTIME_FREE_HOOK(cudaFree, (void *p), (p), p, cm_lib_free(h, (uintptr_t)p))
+/* A stream capturing a graph keeps the runtime's own allocation. */
+CM_RUNTIME_ALLOC_HOOK(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s), !p,
+		      !cm_lib_capturing((CUstream)s), cm_serve_malloc_async(h, slot, p, n, s, false))
+CM_RUNTIME_ALLOC_HOOK(cudaMallocAsync_ptsz, (void **p, size_t n, cudaStream_t s), (p, n, s), !p,
+		      !cm_lib_capturing((CUstream)s), cm_serve_malloc_async(h, slot, p, n, s, true))
+CM_RUNTIME_FREE_HOOK(cudaFreeAsync, (void *p, cudaStream_t s), (p, s), p,
+		     cm_lib_free_async(h, (uintptr_t)p, (CUstream)s, false))
+CM_RUNTIME_FREE_HOOK(cudaFreeAsync_ptsz, (void *p, cudaStream_t s), (p, s), p,
+		     cm_lib_free_async(h, (uintptr_t)p, (CUstream)s, true))
 
 /* The runtime's reset may reach the driver by a path the lookup hooks do
  * not see (measured on the H200: the cache kept memory the reset freed),
  * so it is hooked here too: the current context is the one it destroys.
  * The driver hook then passes it through (the guard). */
-CM_EXPORT cudaError_t cudaDeviceReset(void)
+static int cm_hook_reset_slot(void)
 {
 	int slot = -1;
 	if (cm_in_cuda || !cm_lib_heap() || !cm_lib_device(&slot))
 		slot = -1;
-	cudaError_t err = CM_REAL(cudaDeviceReset, ());
+	return slot;
+}
+
+static cudaError_t cm_hook_reset_done(cudaError_t err, int slot)
+{
 	if (err == cudaSuccess)
 		cm_lib_forget_slot(slot); /* only once the reset was accepted */
 	atomic_fetch_add(&cm_hook_resets, 1);
 	return err;
 }
+
+CM_RUNTIME_WATCH(cudaDeviceReset, (void), (), kept_ = cm_hook_reset_slot(),
+		 cm_hook_reset_done(r_, kept_))
 
 /* ---- synchronization (rule 6), told to the core once ----
  *
@@ -147,35 +102,6 @@ CM_EXPORT cudaError_t cudaDeviceReset(void)
  * runs under the guard, so the driver hook it reaches (cuStreamSynchronize,
  * cuCtxSynchronize) passes it through: the core hears of it once. */
 
-static cudaError_t cm_hook_stream_sync(cudaStream_t s, bool ptsz)
-{
-	cm_heap *h;
-	if (cm_in_cuda || !(h = cm_lib_heap()))
-		return ptsz ? CM_REAL(cudaStreamSynchronize_ptsz, (s)) : CM_REAL(cudaStreamSynchronize, (s));
-	cm_sync_token tok = cm_lib_stream_sync_begin(h, (CUstream)s, ptsz);
-	cudaError_t err = ptsz ? CM_REAL(cudaStreamSynchronize_ptsz, (s)) : CM_REAL(cudaStreamSynchronize, (s));
-	cm_lib_sync_end(h, tok, err == cudaSuccess);
-	return err;
-}
-
-CM_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s)
-{
-	return cm_hook_stream_sync(s, false);
-}
-
-CM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s)
-{
-	return cm_hook_stream_sync(s, true);
-}
-
-CM_EXPORT cudaError_t cudaDeviceSynchronize(void)
-{
-	cm_heap *h;
-	int slot;
-	if (cm_in_cuda || !(h = cm_lib_heap()) || !cm_lib_device(&slot))
-		return CM_REAL(cudaDeviceSynchronize, ());
-	cm_sync_token tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
-	cudaError_t err = CM_REAL(cudaDeviceSynchronize, ());
-	cm_lib_sync_end(h, tok, err == cudaSuccess);
-	return err;
-}
+CM_RUNTIME_SYNC_HOOK(cudaStreamSynchronize, (cudaStream_t s), (s), CM_SYNC_STREAM(s, false))
+CM_RUNTIME_SYNC_HOOK(cudaStreamSynchronize_ptsz, (cudaStream_t s), (s), CM_SYNC_STREAM(s, true))
+CM_RUNTIME_SYNC_HOOK(cudaDeviceSynchronize, (void), (), cm_lib_device_sync_begin(h, &tok_))

@@ -115,11 +115,10 @@ CM_RUNTIME_HOOK(cudaHostAlloc, (void **p, size_t n, unsigned flags), (p, n, flag
  * allocated it asks the driver, which drops the portable flag and adds the
  * mapped one (an H200, CUDA 13.0, 2026-12-01: gpu-check's prog_pinned and
  * probe_freehost). A block of the cache answers as the runtime's own. */
-CM_EXPORT cudaError_t cudaHostGetFlags(unsigned *flags, void *p)
+static cudaError_t cm_host_flags_answer(cudaError_t err, unsigned *flags, void *p)
 {
 	cm_heap *h;
 	unsigned asked;
-	cudaError_t err = CM_REAL(cudaHostGetFlags, (flags, p));
 	if (err != cudaSuccess || !flags || cm_in_cuda || !(h = cm_lib_heap()) ||
 	    !cm_host_flags_of(h, (uintptr_t)p, &asked))
 		return err;
@@ -128,6 +127,9 @@ CM_EXPORT cudaError_t cudaHostGetFlags(unsigned *flags, void *p)
 		 ((asked & CM_HOST_WRITE_COMBINED) ? cudaHostAllocWriteCombined : 0);
 	return err;
 }
+
+CM_RUNTIME_WATCH(cudaHostGetFlags, (unsigned *flags, void *p), (flags, p), 0,
+		 cm_host_flags_answer(r_, flags, p))
 
 CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_host_free(h, (uintptr_t)p))
 CM_DRIVER_HOOK(cuMemAllocHost_v2, (void **p, size_t n), (p, n),

@@ -15,7 +15,7 @@
 #include "library.h"
 #include "nvtx.h"
 
-static _Atomic(cm_heap *) cm_lib_heap_ptr;
+_Atomic(cm_heap *) cm_lib_heap_ptr;
 static atomic_bool cm_lib_disabled;
 static pthread_mutex_t cm_lib_init_lock = PTHREAD_MUTEX_INITIALIZER;
 static cm_backend cm_lib_backend;
@@ -133,11 +133,8 @@ static bool cm_lib_init_locked(void)
 	return true;
 }
 
-cm_heap *cm_lib_heap(void)
+cm_heap *cm_lib_heap_create(void)
 {
-	cm_heap *h = atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
-	if (__builtin_expect(h != NULL, 1))
-		return h;
 	if (atomic_load(&cm_lib_disabled))
 		return NULL;
 	pthread_mutex_lock(&cm_lib_init_lock);
@@ -148,11 +145,6 @@ cm_heap *cm_lib_heap(void)
 	}
 	pthread_mutex_unlock(&cm_lib_init_lock);
 	return atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
-}
-
-bool cm_lib_device(int *slot)
-{
-	return cm_ctx_current(slot);
 }
 
 /* Leaves err as the runtime's last error by making the runtime fail the
@@ -205,32 +197,20 @@ cm_sync_token cm_lib_stream_sync_begin(cm_heap *h, CUstream s, bool ptsz)
 	return cm_sync_begin(h, slot, cs);
 }
 
+bool cm_lib_device_sync_begin(cm_heap *h, cm_sync_token *tok)
+{
+	int slot;
+	if (!cm_lib_device(&slot))
+		return false;
+	*tok = cm_sync_begin(h, slot, CM_SYNC_DEVICE);
+	return true;
+}
+
 void cm_lib_sync_end(cm_heap *h, cm_sync_token tok, bool ok)
 {
 	cm_in_cuda++;
 	cm_sync_end(h, tok, ok ? CM_OK : CM_ERR_BACKEND);
 	cm_in_cuda--;
-}
-
-cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async, cm_stream s, uintptr_t *out)
-{
-	*out = 0;
-	cm_in_cuda++;
-	cm_status st = async ? cm_malloc_async(h, slot, n, s, out) : cm_malloc(h, slot, n, out);
-	if (cm_nvtx_active() && st == CM_OK && *out)
-		cm_nvtx_block_added(*out, n);
-	cm_in_cuda--;
-	return st;
-}
-
-cm_status cm_lib_free(cm_heap *h, uintptr_t p)
-{
-	cm_in_cuda++;
-	if (cm_nvtx_active())
-		cm_nvtx_block_freeing(h, p);
-	cm_status st = cm_free(h, p);
-	cm_in_cuda--;
-	return st;
 }
 
 static cm_status cm_lib_free_async_guarded(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)

@@ -12,6 +12,8 @@
 #include <stdbool.h>
 
 #include "cachemalloc.h"
+#include "context.h"
+#include "nvtx.h"
 #include "real.h"
 
 /* The levels at which the program's calls reached the library, for
@@ -31,12 +33,22 @@ static inline void cm_lib_saw(unsigned level)
  * new context. */
 bool cm_hook_reset_seen(void);
 
-/* The process heap, or NULL: pass everything through. */
-cm_heap *cm_lib_heap(void);
+/* The process heap, or NULL: pass everything through. Inline, as the
+ * next two: every hook asks (the pair's cost, docs/benchmarks.md). */
+extern _Atomic(cm_heap *) cm_lib_heap_ptr;
+cm_heap *cm_lib_heap_create(void); /* NULL until the driver has a device */
+static inline cm_heap *cm_lib_heap(void)
+{
+	cm_heap *h = atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
+	return __builtin_expect(h != NULL, 1) ? h : cm_lib_heap_create();
+}
 
 /* The calling thread's current context's slot, the core's device index
  * (context.h): false without a current context. */
-bool cm_lib_device(int *slot);
+static inline bool cm_lib_device(int *slot)
+{
+	return cm_ctx_current(slot);
+}
 
 /* The core's name of a stream argument: 0 is the legacy stream, or the
  * calling thread's per-thread stream when ptsz. */
@@ -46,14 +58,35 @@ cm_stream cm_lib_stream(CUstream s, bool ptsz);
  * (the stream's, or CM_SYNC_DEVICE with the thread's slot) and, after it,
  * the proof it gives when ok, under the re-entry guard. */
 cm_sync_token cm_lib_stream_sync_begin(cm_heap *h, CUstream s, bool ptsz);
+/* The device's mark, false without a current context (pass the call). */
+bool cm_lib_device_sync_begin(cm_heap *h, cm_sync_token *tok);
 void cm_lib_sync_end(cm_heap *h, cm_sync_token tok, bool ok);
 
 /* The core's allocation and free for a hook of either level, under the
  * re-entry guard, with the block told to an attached NVTX tool (nvtx.h).
  * async: cudaMallocAsync on s. CM_ERR_NOT_OURS from a free: pass it to
  * CUDA. */
-cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async, cm_stream s, uintptr_t *out);
-cm_status cm_lib_free(cm_heap *h, uintptr_t p);
+static inline cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async, cm_stream s,
+				      uintptr_t *out)
+{
+	*out = 0;
+	cm_in_cuda++;
+	cm_status st = async ? cm_malloc_async(h, slot, n, s, out) : cm_malloc(h, slot, n, out);
+	if (cm_nvtx_active() && st == CM_OK && *out)
+		cm_nvtx_block_added(*out, n);
+	cm_in_cuda--;
+	return st;
+}
+
+static inline cm_status cm_lib_free(cm_heap *h, uintptr_t p)
+{
+	cm_in_cuda++;
+	if (cm_nvtx_active())
+		cm_nvtx_block_freeing(h, p);
+	cm_status st = cm_free(h, p);
+	cm_in_cuda--;
+	return st;
+}
 /* cudaFreeAsync / cuMemFreeAsync of p on s, outside the cache for good
  * when s is capturing. */
 cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz);
