@@ -667,7 +667,7 @@ static const cm_option cm_options[] = {
 	  "an integer number of MiB, 0 or more",
 	  "idle cached memory above this is given back to the device",
 	  cm_set_release_threshold },
-	{ "max_pending_mb", "MiB", "32",
+	{ "max_pending_mb", "MiB", "256",
 	  "an integer number of MiB, 0 or more",
 	  "new memory taken while freed blocks still await their proof, before "
 	  "the cache orders them for reuse (or waits for them); 0: at once",

@@ -74,7 +74,7 @@ typedef struct cm_config {
 } cm_config;
 
 #define CM_PINNED_AUTO SIZE_MAX
-#define CM_MAX_PENDING_DEFAULT ((size_t)32 << 20) /* max_pending_mb: 32 */
+#define CM_MAX_PENDING_DEFAULT ((size_t)256 << 20) /* max_pending_mb: 256 */
 
 /* What %p, %h and %r stand for in an output path (config/path.c). */
 typedef struct cm_path_ids {

@@ -234,7 +234,7 @@ static void test_none_races(void **state)
 /* Submissions seen, two non-blocking streams, one held busy: each block
  * freed after work on it awaits its order, so the next allocations take
  * new memory instead of ordering the streams, until the blocks awaiting
- * reach max_pending_mb (default 32 MiB); then one cover orders them all
+ * reach max_pending_mb (default 256 MiB); then one cover orders them all
  * and they are reused. The host never waits (the busy stream stays
  * blocked throughout), and what the cache holds stays within the bound. */
 static void test_pending_bounded_before_ordering(void **state)
@@ -344,7 +344,7 @@ static void test_pending_zero_orders_at_once(void **state)
 
 /* Without submissions seen and with many streams, frees wait for a
  * collect; while one stream stays busy, the memory taken meanwhile is
- * bounded: past max_pending_mb (32 MiB) the host waits, as cudaFree
+ * bounded: past max_pending_mb (256 MiB) the host waits, as cudaFree
  * would have. */
 static void test_pending_memory_bounded(void **state)
 {
