@@ -608,25 +608,6 @@ static bool cm_user_streams_idle(cm_device *d)
 	return true;
 }
 
-/* Whether a cover now would delay no stream: the legacy stream, every
- * non-blocking stream that ran since the last cover and every zombie are
- * idle (a query each; the first busy one ends it). A question of cost
- * only: the cover is what makes the reuse safe. */
-static bool cm_cover_delays_nothing(cm_device *d)
-{
-	const cm_backend *be = d->heap->be;
-	/* A query of a capturing stream would end its capture (rule 7). */
-	if (atomic_load(&d->zombies) || cm_stream_capturing(d, CM_STREAM_LEGACY) ||
-	    be->stream_query(be->ctx, d->index, CM_STREAM_LEGACY) != CM_OK)
-		return false;
-	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
-		if (r->alive && r->kind == CM_SK_NONBLOCKING &&
-		    (cm_stream_capturing(d, r->handle) ||
-		     be->stream_query(be->ctx, d->index, r->handle) != CM_OK))
-			return false;
-	return true;
-}
-
 /* Every free before now made reusable at once: one cover (submissions
  * seen), a full fence (few non-blocking streams), or the host waits for
  * the collect, as cudaFree would have. */
@@ -663,16 +644,17 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 		d->stats.idle_proofs++;
 		return CM_OK;
 	}
+	/* Destroyed streams whose work completed keep the device from being
+	 * quiet until reaped: an idle device then needs nothing. */
+	if (d->heap->sees_submissions && atomic_load(&d->zombies)) {
+		cm_stream_reap(d, false);
+		if (cm_quiet(d))
+			return CM_OK;
+	}
 	/* With no non-blocking stream, ordering is one event on legacy and
-	 * delays no stream: at once; so it is when the streams are idle (and
-	 * a cover then leaves the device quiet: later reuses need nothing). */
+	 * delays no stream: at once. */
 	if (d->heap->cfg.max_pending == 0 || d->nb_count == 0)
 		return cm_order_pending(d) ? CM_OK : CM_NOT_READY;
-	if (d->heap->sees_submissions) {
-		cm_stream_reap(d, false);
-		if (cm_cover_delays_nothing(d))
-			return cm_order_pending(d) ? CM_OK : CM_NOT_READY;
-	}
 	/* Else the block awaits a proof: the collect's completion, unless the
 	 * bound makes the order come first (a full fence when few streams
 	 * and submissions unseen: no collect then). */

@@ -10,7 +10,8 @@ CACHEMALLOC_CONF set for the mode plus stats:exit-json, on two fake devices,
 and must exit 0. Its "N allocation calls" line must equal the library's
 alloc_calls and free_calls (every cudaMalloc and cudaFree reached the
 library), nothing may be allocated at exit or refused as an invalid free, and
-the mode must have done its work: default fences (free_fence:gpu), host
+the mode must have done its work: default fences or collects (free_fence:gpu:
+a reuse after work on another stream is ordered or proven complete), host
 synchronizes instead and never fences, expandable maps chunks (vmm_maps) and
 makes no plain segment.
 """
@@ -30,7 +31,7 @@ MODES = {
 
 def mode_checks(mode, st):
     if mode == "default":
-        return [("fences > 0", st["fences"] > 0)]
+        return [("fences + collects > 0", st["fences"] + st["collects"] > 0)]
     if mode == "host":
         return [("host_syncs > 0", st["host_syncs"] > 0), ("fences == 0", st["fences"] == 0)]
     return [("vmm_maps > 0", st["vmm_maps"] > 0),
@@ -72,7 +73,8 @@ def main(argv):
               ("allocated_blocks == 0", st["allocated_blocks"] == 0),
               ("invalid_frees == 0", st["invalid_frees"] == 0)] + mode_checks(mode, st)
     failed = [what for what, ok in checks if not ok]
-    keys = ("alloc_calls", "free_calls", "cache_hits", "raw_alloc_calls", "fences", "host_syncs",
+    keys = ("alloc_calls", "free_calls", "cache_hits", "raw_alloc_calls", "fences", "collects",
+            "host_syncs",
             "vmm_maps", "allocated_bytes", "peak_reserved_bytes")
     print(f"{mode}: " + ", ".join(f"{k}={st[k]}" for k in keys))
     for what in failed:
