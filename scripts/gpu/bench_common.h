@@ -1,5 +1,7 @@
 /* scripts/gpu/bench_common.h - what the GPU benchmarks share: a checked
- * CUDA call, the host clock, the median. */
+ * CUDA call, the host clock, the median, and (where CM_BENCH_PROVIDER is
+ * defined, with _GNU_SOURCE before the first include) which library
+ * serves cudaMalloc. */
 #ifndef CM_BENCH_COMMON_H
 #define CM_BENCH_COMMON_H
 
@@ -36,5 +38,18 @@ static double median(double *v, int n)
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
+
+#ifdef CM_BENCH_PROVIDER
+#include <dlfcn.h>
+
+/* The file the program's cudaMalloc comes from: the runtime, or the
+ * library when preloaded. */
+static const char *malloc_provider(void)
+{
+	Dl_info info;
+	void *f = dlsym(RTLD_DEFAULT, "cudaMalloc");
+	return f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "?";
+}
+#endif
 
 #endif

@@ -31,7 +31,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_common.h" /* CHECK, now_ns, median */
+#define CM_BENCH_PROVIDER
+#include "bench_common.h" /* CHECK, now_ns, median, malloc_provider */
 
 #define BATCHES 31
 #define ROUNDS 7
@@ -103,13 +104,6 @@ static live_row live(size_t n)
 		CHECK(cudaFree(p[i]));
 	free(p);
 	return r;
-}
-
-static const char *malloc_provider(void)
-{
-	Dl_info info;
-	void *f = dlsym(RTLD_DEFAULT, "cudaMalloc");
-	return f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "?";
 }
 
 int main(int argc, char **argv)

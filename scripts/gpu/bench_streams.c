@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench_common.h" /* CHECK, now_ns, median */
+#define CM_BENCH_PROVIDER
+#include "bench_common.h" /* CHECK, now_ns, median, malloc_provider */
 
 #define ROUNDS 7
 #define CHURN 256
@@ -69,13 +70,6 @@ static double pair_ns(void)
 		t[b] = (now_ns() - t0) / PAIRS;
 	}
 	return median(t, BATCHES);
-}
-
-static const char *malloc_provider(void)
-{
-	Dl_info info;
-	void *f = dlsym(RTLD_DEFAULT, "cudaMalloc");
-	return f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "?";
 }
 
 int main(int argc, char **argv)
