@@ -20,15 +20,31 @@ static void CUDART_CB overlap_work(void *arg)
 		;
 }
 
+/* The fake device's fill is the CPU's memset: a fill of the whole block
+ * would time the host's caches (under free_fence:gpu the blocks rotate
+ * through more memory than under none), not the streams. */
+#define OVERLAP_TOUCHED ((size_t)64 << 10)
+
+/* One step: each stream allocates, fills, works and frees; keep: the
+ * buffers are kept in last[] instead of freed. */
+static void overlap_step(cudaStream_t s[2], bool keep, void *last[2])
+{
+	for (int i = 0; i < 2; i++) {
+		void *p;
+		CHECK(cudaMalloc(&p, INTEG_MIB));
+		CHECK(cudaMemsetAsync(p, 1 + i, OVERLAP_TOUCHED, s[i]));
+		CHECK(cudaLaunchHostFunc(s[i], overlap_work, NULL));
+		if (keep)
+			last[i] = p;
+		else
+			CHECK(cudaFree(p));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	int steps = argc > 1 ? atoi(argv[1]) : 200;
 	bool check = !(argc > 2 && strcmp(argv[2], "nocheck") == 0);
-	const size_t n = INTEG_MIB;
-	/* The fake device's fill is the CPU's memset: a fill of the whole
-	 * block would time the host's caches (under free_fence:gpu the blocks
-	 * rotate through more memory than under none), not the streams. */
-	const size_t touched = 64 << 10;
 	cudaStream_t s[2];
 	void *last[2] = {NULL, NULL};
 	struct timespec t0, t1;
@@ -38,37 +54,19 @@ int main(int argc, char **argv)
 	/* The same steps once untimed: the steady state is timed, not the
 	 * fake device's first touch of fresh memory (a page fault per 4 KiB,
 	 * which a GPU does not pay). */
-	for (int step = 0; step < steps; step++) {
-		for (int i = 0; i < 2; i++) {
-			void *p;
-			CHECK(cudaMalloc(&p, n));
-			CHECK(cudaMemsetAsync(p, 1 + i, touched, s[i]));
-			CHECK(cudaLaunchHostFunc(s[i], overlap_work, NULL));
-			CHECK(cudaFree(p));
-		}
-	}
+	for (int step = 0; step < steps; step++)
+		overlap_step(s, false, last);
 	CHECK(cudaDeviceSynchronize());
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int step = 0; step < steps; step++) {
-		for (int i = 0; i < 2; i++) {
-			void *p;
-			CHECK(cudaMalloc(&p, n));
-			CHECK(cudaMemsetAsync(p, 1 + i, touched, s[i]));
-			CHECK(cudaLaunchHostFunc(s[i], overlap_work, NULL));
-			if (step == steps - 1) {
-				last[i] = p; /* kept, checked below */
-				continue;
-			}
-			CHECK(cudaFree(p));
-		}
-	}
+	for (int step = 0; step < steps; step++)
+		overlap_step(s, step == steps - 1, last);
 	struct timespec th;
 	clock_gettime(CLOCK_MONOTONIC, &th);
 	CHECK(cudaDeviceSynchronize());
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (int i = 0; i < 2; i++) {
 		if (check)
-			check_fill(last[i], 1 + i, touched, "the last step's buffer");
+			check_fill(last[i], 1 + i, OVERLAP_TOUCHED, "the last step's buffer");
 		CHECK(cudaFree(last[i]));
 		CHECK(cudaStreamDestroy(s[i]));
 	}
