@@ -379,7 +379,6 @@ static cm_status cm_collect_add(cm_device *d, cm_event ev, bool owned)
 static void cm_collect_end(cm_device *d)
 {
 	cm_collect *c = &d->collect;
-	cm_pending_proved(d);
 	for (size_t i = 0; i < c->nevents; i++)
 		if (c->owned[i])
 			cm_event_put(d, c->events[i]);
@@ -473,6 +472,7 @@ static bool cm_collect_poll(cm_device *d)
 		if (be->event_query(be->ctx, d->index, c->events[i]) != CM_OK)
 			return false;
 	cm_atomic_max(&d->completed_epoch, c->epoch);
+	cm_pending_proved(d);
 	cm_collect_end(d);
 	return true;
 }
@@ -499,6 +499,7 @@ static bool cm_collect_wait(cm_device *d)
 			return cm_device_sync_locked(d) == CM_OK;
 	d->stats.pending_waits++;
 	cm_atomic_max(&d->completed_epoch, c->epoch);
+	cm_pending_proved(d);
 	cm_collect_end(d);
 	return true;
 }
