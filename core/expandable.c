@@ -237,7 +237,7 @@ static bool cm_exp_can_get(cm_device *d, size_t chunk, size_t n)
  * with nothing created, mapped or cut, when the chunks cannot be had; on a
  * failure later, what was created for it is given back (kept chunks stay
  * kept: the caller releases them before it reports). */
-cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
+cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
 {
 	cm_segment *seg = pool->expandable;
 	size_t chunk = cm_exp_chunk(pool), n = (size + chunk - 1) / chunk;
@@ -245,7 +245,7 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
 	cm_block *b = NULL;
 	if (seg) {
 		cm_block *last = cm_segment_last(seg);
-		size_t have = last->state == CM_BLOCK_FREE ? last->node.size : 0;
+		size_t have = use_last && last->state == CM_BLOCK_FREE ? last->node.size : 0;
 		n = (size - (have < size ? have : size) + chunk - 1) / chunk;
 		if (!n)
 			return NULL;
@@ -260,7 +260,7 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size)
 	if (!seg) {
 		b = cm_exp_create(d, pool, n) ? pool->expandable->first : NULL;
 	} else if (cm_exp_map_tail(d, seg, n)) {
-		b = cm_segment_extend(d, seg, n * chunk);
+		b = cm_segment_extend(d, seg, n * chunk, use_last);
 		if (!b) /* no block struct for the new memory: give it back */
 			for (size_t i = seg->idle.size / chunk; i < seg->idle.size / chunk + n; i++)
 				cm_exp_unmap_back(d, seg, i);

@@ -213,9 +213,22 @@ static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, cm_request *rq)
 	return NULL;
 }
 
+/* Whether the free block that ends the pool's expandable segment may be
+ * handed out with the chunks a growth maps after it: safe for rq now, not
+ * awaiting a proof. */
+static bool cm_exp_tail_usable(cm_device *d, cm_pool *pool, cm_request *rq)
+{
+	cm_block *last = pool->expandable ? cm_segment_last(pool->expandable) : NULL;
+	if (!last || last->state != CM_BLOCK_FREE || last->awaiting)
+		return false;
+	bool usable = cm_reuse_prepare(d, rq, last) == CM_OK;
+	rq->awaiting = false;
+	return usable;
+}
+
 /* Step 3: a new segment, within the per-process limit, after garbage
  * collection made room for it. */
-static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
+static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	bool expandable = d->expandable;
 	size_t size = expandable ? rq->size : cm_size_segment(rq->size);
@@ -226,7 +239,7 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, const cm_request *rq)
 		return NULL;
 	}
 	if (expandable)
-		return cm_exp_grow(d, pool, rq->size);
+		return cm_exp_grow(d, pool, rq->size, cm_exp_tail_usable(d, pool, rq));
 	return cm_segment_create(d, pool, size, &b) == CM_OK ? b : NULL;
 }
 

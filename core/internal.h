@@ -343,7 +343,7 @@ void cm_awaiting_return(cm_device *d);
 void cm_awaiting_forget(cm_device *d);
 void cm_pool_hand_over(cm_device *d, cm_pool *from, cm_pool *to);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
-cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes);
+cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes, bool merge);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
 bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi);
 cm_block *cm_segment_last(cm_segment *seg);
@@ -351,7 +351,7 @@ uint64_t cm_block_refit_gen(cm_device *d, const cm_block *b);
 
 /* expandable.c */
 bool cm_exp_supported(const cm_device *d);
-cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size);
+cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last);
 size_t cm_exp_trim_all(cm_device *d);
 void cm_exp_release(cm_device *d, cm_segment *seg);
 bool cm_exp_destroy(cm_device *d, cm_segment *seg);

@@ -466,14 +466,16 @@ cm_block *cm_segment_last(cm_segment *seg)
 }
 
 /* An expandable segment got bytes more mapped at its end: they join its
- * last block if free, else become a new free block. Returns that block. */
-cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes)
+ * last block if free and merge is set, else become a new free block (next
+ * to a free last block only for the caller to take at once: that block
+ * awaits its proof). Returns the block. */
+cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes, bool merge)
 {
 	cm_pool *pool = seg->pool;
 	cm_block *last = cm_segment_last(seg);
 	if (seg->is_idle)
 		cm_idle_remove(d, seg);
-	if (last->state == CM_BLOCK_FREE) {
+	if (last->state == CM_BLOCK_FREE && merge) {
 		cm_pool_remove(d, pool, &last->node);
 		last->node.size += bytes;
 	} else {

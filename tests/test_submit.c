@@ -358,6 +358,36 @@ static void test_reaped_zombies_leave_device_quiet(void **state)
 	fixture_close(&f);
 }
 
+/* Expandable segments: a growth that maps new chunks after a free last
+ * block awaiting its proof must not hand that block out with them (the
+ * block was freed after work still queued on a busy stream). */
+static void test_expandable_growth_skips_awaiting_tail(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, "expandable_segments:True");
+	cm_heap_track_submissions(f.heap);
+	cm_stream a = fixture_stream(&f, true);
+	fixture_stream(&f, true);
+	sim_gate *g = submit_gate(&f, a);
+	uintptr_t keep = fixture_malloc(&f, 4096);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	submit_memset(&f, p, 1, 4096, a);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	const size_t big = 6 << 20; /* more than the mapped tail after p */
+	uintptr_t q = fixture_malloc(&f, 1 << 20);
+	uintptr_t r = fixture_malloc(&f, big);
+	assert_true(q + (1 << 20) <= p || q >= p + 4096);
+	assert_true(r + big <= p || r >= p + 4096);
+	fixture_check(&f);
+	sim_gate_open(g);
+	fixture_device_sync(&f);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_close(&f);
+}
+
 /* max_pending_mb:0 orders at once: every reuse is a cover, nothing new. */
 static void test_pending_zero_orders_at_once(void **state)
 {
@@ -486,6 +516,7 @@ int main(void)
 		cmocka_unit_test(test_pending_zero_orders_at_once),
 		cmocka_unit_test(test_pending_proven_by_collect),
 		cmocka_unit_test(test_reaped_zombies_leave_device_quiet),
+		cmocka_unit_test(test_expandable_growth_skips_awaiting_tail),
 		cmocka_unit_test(test_handle_reused_after_unseen_destroy),
 		cmocka_unit_test(test_stream_churn_bounded),
 	};
