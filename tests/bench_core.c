@@ -20,6 +20,8 @@
 #include "config.h"
 #include "sim.h"
 
+#include "bench_clock.h"
+
 #define BATCHES 31
 
 static const size_t sizes[] = {512, 4096, 65536, 1 << 20, 16 << 20, 256 << 20};
@@ -31,19 +33,6 @@ typedef struct bench {
 	bool glibc;
 	double median_ns;
 } bench;
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static long pairs_for(size_t size)
 {

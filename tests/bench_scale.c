@@ -38,30 +38,13 @@
 #include "config.h"
 #include "sim.h"
 
+#include "bench_clock.h"
+
 #define ROUNDS 7
 #define MORE 1000
 #define PAIRS 65536
 
 static const size_t live_sizes[] = {512, 1024, 4096, 16384};
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-	qsort(t, (size_t)n, sizeof(*t), cmp_double);
-	return t[n / 2];
-}
 
 static void check(cm_status st, const char *what)
 {

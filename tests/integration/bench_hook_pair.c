@@ -19,26 +19,9 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "../bench_clock.h"
+
 #define BATCHES 31
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *v)
-{
-	qsort(v, BATCHES, sizeof(*v), cmp_double);
-	return v[BATCHES / 2];
-}
 
 /* ---- the floor ---- */
 
@@ -111,7 +94,8 @@ int main(int argc, char **argv)
 		lifo_ns[i] = floor_batch(n);
 	}
 	printf("cudaMalloc+cudaFree 4 KiB pair, median ns over %d batches of %ld\n", BATCHES, n);
+	double pair_ns = median(pair, BATCHES), floor_ns = median(lifo_ns, BATCHES);
 	printf("pair %.1f ns  floor (exact-size LIFO list with a pointer table) %.1f ns  ratio %.2fx\n",
-	       median(pair), median(lifo_ns), median(pair) / median(lifo_ns));
+	       pair_ns, floor_ns, pair_ns / floor_ns);
 	return 0;
 }
