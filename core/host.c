@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "list.h"
 
 #define CM_HOST_PAGE ((size_t)4096)
 #define CM_HOST_FIT_TRIES 4 /* free blocks examined before fresh memory */
@@ -165,27 +166,14 @@ static void cm_host_cache(cm_host *c, cm_host_block *b)
 {
 	b->free = true;
 	cm_tree_insert(cm_host_pool(c, b->dev, b->flags), &b->node);
-	b->lru_next = NULL;
-	b->lru_prev = c->lru_tail;
-	if (c->lru_tail)
-		c->lru_tail->lru_next = b;
-	else
-		c->lru_head = b;
-	c->lru_tail = b;
+	CM_LIST_APPEND(c->lru_head, c->lru_tail, b, lru_prev, lru_next);
 	CM_LEVEL(&c->stats, host_cached_bytes, (int64_t)b->node.size);
 }
 
 static void cm_host_uncache(cm_host *c, cm_host_block *b)
 {
 	cm_tree_remove(cm_host_pool(c, b->dev, b->flags), &b->node);
-	if (b->lru_prev)
-		b->lru_prev->lru_next = b->lru_next;
-	else
-		c->lru_head = b->lru_next;
-	if (b->lru_next)
-		b->lru_next->lru_prev = b->lru_prev;
-	else
-		c->lru_tail = b->lru_prev;
+	CM_LIST_REMOVE_ENDS(c->lru_head, c->lru_tail, b, lru_prev, lru_next);
 	b->free = false;
 	CM_LEVEL(&c->stats, host_cached_bytes, -(int64_t)b->node.size);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "list.h"
 
 #define CM_SLAB_BLOCKS 256
 
@@ -186,16 +187,8 @@ static void cm_pool_insert(cm_device *d, cm_pool *pool, cm_tnode *n)
 
 static void cm_awaiting_unlink(cm_device *d, cm_block *b)
 {
-	cm_tnode *prev = b->node.left, *next = b->node.right;
-	if (prev)
-		prev->right = next;
-	else
-		d->awaiting_head = next;
-	if (next)
-		next->left = prev;
-	else
-		d->awaiting_tail = prev;
-	b->node.left = b->node.right = NULL;
+	cm_tnode *n = &b->node;
+	CM_LIST_REMOVE_ENDS(d->awaiting_head, d->awaiting_tail, n, left, right);
 	b->awaiting = false;
 	CM_LEVEL(&d->stats, pending_bytes, -(int64_t)b->node.size);
 }
@@ -223,13 +216,8 @@ void cm_block_await(cm_device *d, cm_block *b)
 	cm_assert(b->state == CM_BLOCK_FREE && !b->awaiting);
 	cm_pool_remove(d, b->seg->pool, &b->node);
 	b->awaiting = true;
-	b->node.left = d->awaiting_tail;
-	b->node.right = NULL;
-	if (d->awaiting_tail)
-		d->awaiting_tail->right = &b->node;
-	else
-		d->awaiting_head = &b->node;
-	d->awaiting_tail = &b->node;
+	cm_tnode *n = &b->node;
+	CM_LIST_APPEND(d->awaiting_head, d->awaiting_tail, n, left, right);
 	CM_LEVEL(&d->stats, pending_bytes, (int64_t)b->node.size);
 }
 
@@ -257,11 +245,7 @@ void cm_awaiting_forget(cm_device *d)
 static void cm_pool_seg_join(cm_pool *pool, cm_segment *seg)
 {
 	seg->pool = pool;
-	seg->pool_prev = NULL;
-	seg->pool_next = pool->seg_list;
-	if (pool->seg_list)
-		pool->seg_list->pool_prev = seg;
-	pool->seg_list = seg;
+	CM_LIST_PUSH(pool->seg_list, seg, pool_prev, pool_next);
 	pool->segments++;
 }
 
@@ -269,13 +253,7 @@ static void cm_pool_seg_join(cm_pool *pool, cm_segment *seg)
 static void cm_pool_seg_leave(cm_segment *seg)
 {
 	cm_pool *pool = seg->pool;
-	if (seg->pool_prev)
-		seg->pool_prev->pool_next = seg->pool_next;
-	else
-		pool->seg_list = seg->pool_next;
-	if (seg->pool_next)
-		seg->pool_next->pool_prev = seg->pool_prev;
-	seg->pool_prev = seg->pool_next = NULL;
+	CM_LIST_REMOVE(pool->seg_list, seg, pool_prev, pool_next);
 	pool->segments--;
 }
 
@@ -338,13 +316,7 @@ static void cm_idle_insert(cm_device *d, cm_segment *seg)
 	seg->is_idle = true;
 	seg->idle_since = ++d->clock;
 	cm_tree_insert(cm_idle_root(d, seg), &seg->idle);
-	seg->idle_older = d->idle_newest;
-	seg->idle_newer = NULL;
-	if (d->idle_newest)
-		d->idle_newest->idle_newer = seg;
-	else
-		d->idle_oldest = seg;
-	d->idle_newest = seg;
+	CM_LIST_APPEND(d->idle_oldest, d->idle_newest, seg, idle_older, idle_newer);
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
 }
 
@@ -352,15 +324,7 @@ static void cm_idle_remove(cm_device *d, cm_segment *seg)
 {
 	cm_tree_remove(cm_idle_root(d, seg), &seg->idle);
 	seg->is_idle = false;
-	if (seg->idle_older)
-		seg->idle_older->idle_newer = seg->idle_newer;
-	else
-		d->idle_oldest = seg->idle_newer;
-	if (seg->idle_newer)
-		seg->idle_newer->idle_older = seg->idle_older;
-	else
-		d->idle_newest = seg->idle_older;
-	seg->idle_older = seg->idle_newer = NULL;
+	CM_LIST_REMOVE_ENDS(d->idle_oldest, d->idle_newest, seg, idle_older, idle_newer);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)seg->idle.size);
 }
 

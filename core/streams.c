@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "list.h"
 
 /* ---- the event pool: events are created once and reused ---- */
 
@@ -130,49 +131,25 @@ static void cm_nb_unlink(cm_device *d, cm_stream_rec *r);
 
 static void cm_user_link(cm_device *d, cm_stream_rec *r)
 {
-	r->user_prev = NULL;
-	r->user_next = d->user_list;
-	if (d->user_list)
-		d->user_list->user_prev = r;
-	d->user_list = r;
+	CM_LIST_PUSH(d->user_list, r, user_prev, user_next);
 	atomic_fetch_add(&d->user_streams, 1);
 }
 
 static void cm_user_unlink(cm_device *d, cm_stream_rec *r)
 {
-	if (r->user_prev)
-		r->user_prev->user_next = r->user_next;
-	else
-		d->user_list = r->user_next;
-	if (r->user_next)
-		r->user_next->user_prev = r->user_prev;
-	r->user_prev = r->user_next = NULL;
+	CM_LIST_REMOVE(d->user_list, r, user_prev, user_next);
 	atomic_fetch_sub(&d->user_streams, 1);
 }
 
 /* The zombies by age: new ones join at the newest end. */
 static void cm_zombie_link(cm_device *d, cm_stream_rec *r)
 {
-	r->zombie_newer = NULL;
-	r->zombie_older = d->zombie_newest;
-	if (d->zombie_newest)
-		d->zombie_newest->zombie_newer = r;
-	else
-		d->zombie_oldest = r;
-	d->zombie_newest = r;
+	CM_LIST_APPEND(d->zombie_oldest, d->zombie_newest, r, zombie_older, zombie_newer);
 }
 
 static void cm_zombie_unlink(cm_device *d, cm_stream_rec *r)
 {
-	if (r->zombie_older)
-		r->zombie_older->zombie_newer = r->zombie_newer;
-	else
-		d->zombie_oldest = r->zombie_newer;
-	if (r->zombie_newer)
-		r->zombie_newer->zombie_older = r->zombie_older;
-	else
-		d->zombie_newest = r->zombie_older;
-	r->zombie_older = r->zombie_newer = NULL;
+	CM_LIST_REMOVE_ENDS(d->zombie_oldest, d->zombie_newest, r, zombie_older, zombie_newer);
 }
 
 /* A dead stream whose work is complete or waited for and whose pools
@@ -283,23 +260,13 @@ static void cm_stream_table_remove(cm_device *d, cm_stream_rec *r)
 
 static void cm_nb_link(cm_device *d, cm_stream_rec *r)
 {
-	r->nb_prev = NULL;
-	r->nb_next = d->nb_list;
-	if (d->nb_list)
-		d->nb_list->nb_prev = r;
-	d->nb_list = r;
+	CM_LIST_PUSH(d->nb_list, r, nb_prev, nb_next);
 	d->nb_count++;
 }
 
 static void cm_nb_unlink(cm_device *d, cm_stream_rec *r)
 {
-	if (r->nb_prev)
-		r->nb_prev->nb_next = r->nb_next;
-	else
-		d->nb_list = r->nb_next;
-	if (r->nb_next)
-		r->nb_next->nb_prev = r->nb_prev;
-	r->nb_prev = r->nb_next = NULL;
+	CM_LIST_REMOVE(d->nb_list, r, nb_prev, nb_next);
 	d->nb_count--;
 }
 

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "list.h"
 
 #define CM_TC_BINS 64
 #define CM_TC_DEPTH 8
@@ -499,22 +500,12 @@ size_t cm_tc_steal_parked_locked(cm_device *d)
 
 static void cm_tc_link_device(cm_device *d, cm_tc_dev *td)
 {
-	td->dev_prev = NULL;
-	td->dev_next = d->tc_list;
-	if (d->tc_list)
-		d->tc_list->dev_prev = td;
-	d->tc_list = td;
+	CM_LIST_PUSH(d->tc_list, td, dev_prev, dev_next);
 }
 
 static void cm_tc_unlink_device(cm_device *d, cm_tc_dev *td)
 {
-	if (td->dev_prev)
-		td->dev_prev->dev_next = td->dev_next;
-	else
-		d->tc_list = td->dev_next;
-	if (td->dev_next)
-		td->dev_next->dev_prev = td->dev_prev;
-	td->dev_next = td->dev_prev = NULL;
+	CM_LIST_REMOVE(d->tc_list, td, dev_prev, dev_next);
 }
 
 static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
