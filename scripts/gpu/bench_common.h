@@ -1,7 +1,7 @@
 /* scripts/gpu/bench_common.h - what the GPU benchmarks share: a checked
  * CUDA call, the host clock, the median, and (where CM_BENCH_PROVIDER is
  * defined, with _GNU_SOURCE before the first include) which library
- * serves cudaMalloc. */
+ * serves cudaMalloc, and the raw|lib mode. */
 #ifndef CM_BENCH_COMMON_H
 #define CM_BENCH_COMMON_H
 
@@ -41,6 +41,8 @@ static double median(double *v, int n)
 
 #ifdef CM_BENCH_PROVIDER
 #include <dlfcn.h>
+#include <stdbool.h>
+#include <string.h>
 
 /* The file the program's cudaMalloc comes from: the runtime, or the
  * library when preloaded. */
@@ -49,6 +51,26 @@ static const char *malloc_provider(void)
 	Dl_info info;
 	void *f = dlsym(RTLD_DEFAULT, "cudaMalloc");
 	return f && dladdr(f, &info) && info.dli_fname ? info.dli_fname : "?";
+}
+
+/* argv[1], "raw" (the default) or "lib": the mode a benchmark was asked
+ * for, printed with where cudaMalloc comes from and a warning when the
+ * two disagree; a bad mode exits 2 with usage. True for lib. */
+static bool bench_mode(int argc, char **argv, const char *usage, const char **mode)
+{
+	*mode = argc > 1 ? argv[1] : "raw";
+	bool lib = strcmp(*mode, "lib") == 0;
+	if (!lib && strcmp(*mode, "raw") != 0) {
+		fprintf(stderr, "usage: %s\n", usage);
+		exit(2);
+	}
+	const char *provider = malloc_provider();
+	bool active = strstr(provider, "cachemalloc") != NULL;
+	printf("mode %s; cudaMalloc comes from %s\n", *mode, provider);
+	if (lib != active)
+		printf("WARNING: mode %s but libcachemalloc.so is %spreloaded\n", *mode,
+		       active ? "" : "not ");
+	return lib;
 }
 #endif
 

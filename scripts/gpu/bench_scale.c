@@ -109,19 +109,9 @@ static live_row live(size_t n)
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	const char *mode = argc > 1 ? argv[1] : "raw";
-	bool lib = strcmp(mode, "lib") == 0;
-	if (!lib && strcmp(mode, "raw") != 0) {
-		fprintf(stderr, "usage: bench_scale raw|lib [MAX_LIVE]\n");
-		return 2;
-	}
+	const char *mode;
+	bool lib = bench_mode(argc, argv, "bench_scale raw|lib [MAX_LIVE]", &mode);
 	size_t max_live = argc > 2 ? strtoul(argv[2], NULL, 10) : lib ? 1000000 : 100000;
-	const char *provider = malloc_provider();
-	bool active = strstr(provider, "cachemalloc") != NULL;
-	printf("mode %s; cudaMalloc comes from %s\n", mode, provider);
-	if (lib != active)
-		printf("WARNING: mode %s but libcachemalloc.so is %spreloaded\n", mode,
-		       active ? "" : "not ");
 	CHECK(cudaSetDevice(0));
 	CHECK(cudaDeviceSynchronize());
 

@@ -75,18 +75,8 @@ static double pair_ns(void)
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	const char *mode = argc > 1 ? argv[1] : "raw";
-	bool lib = strcmp(mode, "lib") == 0;
-	if (!lib && strcmp(mode, "raw") != 0) {
-		fprintf(stderr, "usage: bench_streams raw|lib\n");
-		return 2;
-	}
-	const char *provider = malloc_provider();
-	bool active = strstr(provider, "cachemalloc") != NULL;
-	printf("mode %s; cudaMalloc comes from %s\n", mode, provider);
-	if (lib != active)
-		printf("WARNING: mode %s but libcachemalloc.so is %spreloaded\n", mode,
-		       active ? "" : "not ");
+	const char *mode;
+	bench_mode(argc, argv, "bench_streams raw|lib", &mode);
 	CHECK(cudaSetDevice(0));
 	CHECK(cudaDeviceSynchronize());
 
