@@ -670,7 +670,8 @@ static const cm_option cm_options[] = {
 	{ "max_pending_mb", "MiB", "256",
 	  "an integer number of MiB, 0 or more",
 	  "new memory taken while freed blocks still await their proof, before "
-	  "the cache orders them for reuse (or waits for them); 0: at once",
+	  "the cache orders them for reuse (or waits for them); per device, and "
+	  "for pinned host memory; 0: at once",
 	  cm_set_max_pending },
 	{ "per_process_memory_fraction", "decimal", "1.0",
 	  "a decimal number above 0.0 and at most 1.0",

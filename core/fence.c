@@ -61,11 +61,14 @@ void cm_fence_init_device(cm_device *d)
 void cm_fence_fini_device(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
-	for (size_t i = 0; i < d->collect.nevents; i++)
-		if (d->collect.owned[i])
-			be->event_destroy(be->ctx, d->index, d->collect.events[i]);
-	free(d->collect.events);
-	free(d->collect.owned);
+	cm_collect *cs[] = { &d->collect, &d->collect_next };
+	for (size_t k = 0; k < 2; k++) {
+		for (size_t i = 0; i < cs[k]->nevents; i++)
+			if (cs[k]->owned[i])
+				be->event_destroy(be->ctx, d->index, cs[k]->events[i]);
+		free(cs[k]->events);
+		free(cs[k]->owned);
+	}
 	if (d->fence_event)
 		be->event_destroy(be->ctx, d->index, d->fence_event);
 }
@@ -76,8 +79,8 @@ void cm_fence_forget_all(cm_device *d)
 {
 	d->fence_event = NULL;
 	d->fence_recorded = false;
-	d->collect.nevents = 0;
-	d->collect.active = false;
+	d->collect.nevents = d->collect_next.nevents = 0;
+	d->collect.active = d->collect_next.active = false;
 	cm_atomic_max(&d->completed_epoch, atomic_fetch_add(&d->epoch, 1));
 }
 
@@ -356,9 +359,8 @@ static cm_status cm_cover(cm_device *d)
 	return CM_OK;
 }
 
-static cm_status cm_collect_add(cm_device *d, cm_event ev, bool owned)
+static cm_status cm_collect_add(cm_collect *c, cm_event ev, bool owned)
 {
-	cm_collect *c = &d->collect;
 	if (c->nevents == c->cap) {
 		size_t cap = c->cap ? 2 * c->cap : 8;
 		cm_event *evs = realloc(c->events, cap * sizeof(*evs));
@@ -376,9 +378,8 @@ static cm_status cm_collect_add(cm_device *d, cm_event ev, bool owned)
 	return CM_OK;
 }
 
-static void cm_collect_end(cm_device *d)
+static void cm_collect_clear(cm_device *d, cm_collect *c)
 {
-	cm_collect *c = &d->collect;
 	for (size_t i = 0; i < c->nevents; i++)
 		if (c->owned[i])
 			cm_event_put(d, c->events[i]);
@@ -386,7 +387,18 @@ static void cm_collect_end(cm_device *d)
 	c->active = false;
 }
 
-static cm_status cm_collect_record(cm_device *d, cm_stream s)
+/* The oldest collect ends; the next one, if any, becomes the oldest. */
+static void cm_collect_end(cm_device *d)
+{
+	cm_collect_clear(d, &d->collect);
+	if (d->collect_next.active) {
+		cm_collect oldest = d->collect;
+		d->collect = d->collect_next;
+		d->collect_next = oldest;
+	}
+}
+
+static cm_status cm_collect_record(cm_device *d, cm_collect *c, cm_stream s)
 {
 	const cm_backend *be = d->heap->be;
 	cm_event ev;
@@ -394,7 +406,7 @@ static cm_status cm_collect_record(cm_device *d, cm_stream s)
 	if (st != CM_OK)
 		return st;
 	if ((st = be->event_record(be->ctx, d->index, ev, s)) != CM_OK ||
-	    (st = cm_collect_add(d, ev, true)) != CM_OK)
+	    (st = cm_collect_add(c, ev, true)) != CM_OK)
 		cm_event_put(d, ev);
 	return st;
 }
@@ -404,26 +416,27 @@ static cm_status cm_collect_record(cm_device *d, cm_stream s)
  * non-blocking stream that ran since that cover (the ran list, read
  * without taking it: pushes only prepend, and only covers, under this
  * lock, unlist). A stream off the list ran nothing since the cover. */
-static bool cm_collect_record_ran(cm_device *d)
+static bool cm_collect_record_ran(cm_device *d, cm_collect *c)
 {
 	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
 		if (r->alive && r->kind == CM_SK_NONBLOCKING &&
-		    (cm_stream_capturing(d, r->handle) || cm_collect_record(d, r->handle) != CM_OK))
+		    (cm_stream_capturing(d, r->handle) || cm_collect_record(d, c, r->handle) != CM_OK))
 			return false;
 	return true;
 }
 
 /* Without them: each busy non-blocking stream, and the zombies' tails. */
-static bool cm_collect_record_busy(cm_device *d)
+static bool cm_collect_record_busy(cm_device *d, cm_collect *c)
 {
 	const cm_backend *be = d->heap->be;
-	d->collect.holds_tails = true;
+	c->holds_tails = true;
 	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next) {
 		if (r->zombie) {
-			if (cm_collect_add(d, r->tail, false) != CM_OK)
+			if (cm_collect_add(c, r->tail, false) != CM_OK)
 				return false;
 		} else if (be->stream_query(be->ctx, d->index, r->handle) != CM_OK &&
-			   (cm_stream_capturing(d, r->handle) || cm_collect_record(d, r->handle) != CM_OK)) {
+			   (cm_stream_capturing(d, r->handle) ||
+			    cm_collect_record(d, c, r->handle) != CM_OK)) {
 			return false;
 		}
 	}
@@ -431,49 +444,66 @@ static bool cm_collect_record_busy(cm_device *d)
 }
 
 /* Rule 3, completion: an event on legacy and on each stream that may hold
- * work; once all complete, every free before it is complete. Started at
- * most once at a time, and polled, never waited for unless the pending
- * bound is reached (collect path). */
-static void cm_collect_start(cm_device *d)
+ * work; once all complete, every free before it is complete. Polled,
+ * never waited for unless the pending bound is reached (collect path). At
+ * most two in flight: d->collect, the oldest, and d->collect_next, which
+ * only a pinned free starts (cm_epoch_cover). */
+static void cm_collect_start_in(cm_device *d, cm_collect *c)
 {
-	cm_collect *c = &d->collect;
-
-	/* One at a time: the next starts once this one completed. A minimum
-	 * interval of 1 ms between them was measured on an H200 to leave
-	 * blocks pending so long that PyTorch's two-stream program reserved
-	 * 5x more (docs/gpu.md). */
 	if (c->active || cm_stream_capturing(d, CM_STREAM_LEGACY))
 		return;
 	c->active = true;
 	c->holds_tails = false;
 	c->epoch = atomic_fetch_add(&d->epoch, 1);
-	bool ok = cm_collect_record(d, CM_STREAM_LEGACY) == CM_OK;
+	bool ok = cm_collect_record(d, c, CM_STREAM_LEGACY) == CM_OK;
 	if (ok && d->heap->sees_submissions && !atomic_load(&d->zombies))
-		ok = cm_collect_record_ran(d);
+		ok = cm_collect_record_ran(d, c);
 	else if (ok)
-		ok = cm_collect_record_busy(d);
+		ok = cm_collect_record_busy(d, c);
 	if (!ok)
-		cm_collect_end(d);
+		cm_collect_clear(d, c);
 	else
 		d->stats.collects++;
 }
 
-/* Whether the collect in flight completed; asks the device at most once
- * per allocation. */
-static bool cm_collect_poll(cm_device *d)
+/* For device memory, one at a time: the next starts once this one
+ * completed. A minimum interval of 1 ms between them was measured on an
+ * H200 to leave blocks pending so long that PyTorch's two-stream program
+ * reserved 5x more (docs/gpu.md). */
+static void cm_collect_start(cm_device *d)
+{
+	cm_collect_start_in(d, &d->collect);
+}
+
+/* Whether the oldest collect completed (then it ends): one query per
+ * event. */
+static bool cm_collect_done(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	cm_collect *c = &d->collect;
-
-	if (!c->active || c->polled_at == d->stats.alloc_calls)
-		return false;
-	c->polled_at = d->stats.alloc_calls;
 	for (size_t i = 0; i < c->nevents; i++)
 		if (be->event_query(be->ctx, d->index, c->events[i]) != CM_OK)
 			return false;
 	cm_atomic_max(&d->completed_epoch, c->epoch);
 	cm_pending_proved(d);
 	cm_collect_end(d);
+	return true;
+}
+
+/* Whether the oldest collect in flight completed, and then the next;
+ * asks the device at most once per allocation. */
+static bool cm_collect_poll(cm_device *d)
+{
+	cm_collect *c = &d->collect;
+	if (!c->active || c->polled_at == d->stats.alloc_calls)
+		return false;
+	c->polled_at = d->stats.alloc_calls;
+	if (!cm_collect_done(d))
+		return false;
+	if (c->active) {
+		c->polled_at = d->stats.alloc_calls;
+		cm_collect_done(d);
+	}
 	return true;
 }
 
@@ -504,6 +534,14 @@ static bool cm_collect_wait(cm_device *d)
 	return true;
 }
 
+/* A device synchronization at mark completed: so did every collect
+ * started before it. */
+static void cm_collect_end_before(cm_device *d, uint64_t mark)
+{
+	while (d->collect.active && d->collect.epoch <= mark)
+		cm_collect_end(d);
+}
+
 cm_status cm_device_sync_locked(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
@@ -514,8 +552,7 @@ cm_status cm_device_sync_locked(cm_device *d)
 	d->stats.host_syncs++;
 	cm_atomic_max(&d->completed_epoch, e);
 	cm_pending_proved(d);
-	if (d->collect.active && d->collect.epoch <= e)
-		cm_collect_end(d);
+	cm_collect_end_before(d, e);
 	cm_stream_reap(d, true);
 	return CM_OK;
 }
@@ -562,25 +599,66 @@ static bool cm_idle_complete(cm_device *d)
 	return true;
 }
 
+/* Whether every free with an epoch <= e is known complete, or the device
+ * at rest proves it, without a collect. */
+static bool cm_epoch_known_or_idle(cm_device *d, uint64_t e)
+{
+	if (e <= atomic_load(&d->completed_epoch))
+		return true;
+	uint64_t now = atomic_fetch_add(&d->epoch, 1); /* before the flags are read */
+	if (!cm_idle_complete(d))
+		return false;
+	cm_atomic_max(&d->completed_epoch, now);
+	return e <= now;
+}
+
+/* Whether a collect in flight will prove epoch e. */
+static bool cm_collect_covers(const cm_device *d, uint64_t e)
+{
+	return (d->collect.active && e <= d->collect.epoch) ||
+	       (d->collect_next.active && e <= d->collect_next.epoch);
+}
+
+/* At a free whose completion a later allocation asks for (pinned host
+ * blocks): a collect covering epoch e in flight now, the second one if
+ * the oldest started before e, so that the proof arrives with the work's
+ * completion: a staging loop then turns over two buffers. With two in
+ * flight and neither covering e, e waits for a later one. */
+void cm_epoch_cover(cm_device *d, uint64_t e)
+{
+	if (cm_epoch_known_or_idle(d, e) || cm_collect_covers(d, e))
+		return;
+	if (d->collect_next.active && !cm_collect_poll_now(d))
+		return;
+	cm_collect_start_in(d, d->collect.active ? &d->collect_next : &d->collect);
+}
+
 /* Pinned host memory is written by the host as soon as it is handed out,
  * so its reuse needs completion, not order: every free with an epoch <= e
  * complete. A collect in flight that covers e is polled; none in flight,
  * one is started (and polled: an idle device answers at once). */
 bool cm_epoch_poll_complete(cm_device *d, uint64_t e)
 {
-	if (e <= atomic_load(&d->completed_epoch))
+	if (cm_epoch_known_or_idle(d, e))
 		return true;
-	uint64_t now = atomic_fetch_add(&d->epoch, 1); /* before the flags are read */
-	if (cm_idle_complete(d)) {
-		cm_atomic_max(&d->completed_epoch, now);
-		return e <= now;
-	}
-	if (d->collect.active && d->collect.epoch < e && !cm_collect_poll_now(d))
-		return false;
-	if (!d->collect.active)
-		cm_collect_start(d);
+	cm_collect_poll_now(d);
+	if (e <= atomic_load(&d->completed_epoch) || cm_collect_covers(d, e))
+		return e <= atomic_load(&d->completed_epoch);
+	cm_epoch_cover(d, e);
 	cm_collect_poll_now(d);
 	return e <= atomic_load(&d->completed_epoch);
+}
+
+/* The host waits until every free stamped with an epoch <= e is complete:
+ * the collect in flight, then one started after e if that one was older.
+ * False: no collect could be recorded and the device could not be
+ * synchronized. */
+bool cm_epoch_wait_complete(cm_device *d, uint64_t e)
+{
+	while (e > atomic_load(&d->completed_epoch))
+		if (!cm_collect_wait(d))
+			return cm_device_sync_locked(d) == CM_OK;
+	return true;
 }
 
 /* Rule 4 when user streams exist: a block this thread freed after using
@@ -731,7 +809,6 @@ bool cm_fence_synced(cm_device *d, cm_sync_token tok)
 void cm_fence_synced_locked(cm_device *d, uint64_t mark)
 {
 	cm_pending_proved(d);
-	if (d->collect.active && d->collect.epoch <= mark)
-		cm_collect_end(d);
+	cm_collect_end_before(d, mark);
 	cm_stream_reap(d, false);
 }

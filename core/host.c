@@ -41,7 +41,8 @@
 #define CM_HOST_FIT_TRIES 4 /* free blocks examined before fresh memory */
 
 typedef struct cm_host_block {
-	cm_tnode node; /* addr, size (rounded); in its pool's index while free */
+	cm_tnode node; /* size (rounded), free order (addr); in its pool's index while free */
+	uintptr_t addr;
 	struct cm_host_block *hash_next;
 	struct cm_host_block *lru_prev, *lru_next; /* free blocks, oldest first */
 	size_t requested;
@@ -49,6 +50,7 @@ typedef struct cm_host_block {
 	uint8_t flags;
 	bool free;
 	bool registered; /* malloc + host_register */
+	bool pending;    /* free, and its work not proven complete yet */
 	uint64_t epochs[]; /* per device: the epoch of its free; 0: not in use */
 } cm_host_block;
 
@@ -60,6 +62,8 @@ typedef struct cm_host {
 	cm_host_block **buckets;
 	size_t nbuckets, nblocks;
 	cm_host_block *lru_head, *lru_tail;
+	uint64_t frees;       /* the free order: a pool serves its oldest fitting block first */
+	size_t pending_bytes; /* free blocks whose work is not proven complete yet */
 	cm_stats stats; /* the host_ fields only */
 	/* Copies of those for the out-of-memory report, read without the
 	 * lock (it is printed under a device lock): written under it. */
@@ -115,7 +119,7 @@ static bool cm_host_hash_grow(cm_host *c)
 	for (size_t i = 0; i < oldn; i++)
 		for (cm_host_block *b = old[i], *next; b; b = next) {
 			next = b->hash_next;
-			size_t k = cm_host_bucket(c, b->node.addr);
+			size_t k = cm_host_bucket(c, b->addr);
 			b->hash_next = nb[k];
 			nb[k] = b;
 		}
@@ -127,7 +131,7 @@ static bool cm_host_hash_insert(cm_host *c, cm_host_block *b)
 {
 	if (c->nblocks >= c->nbuckets && !cm_host_hash_grow(c))
 		return false;
-	size_t k = cm_host_bucket(c, b->node.addr);
+	size_t k = cm_host_bucket(c, b->addr);
 	b->hash_next = c->buckets[k];
 	c->buckets[k] = b;
 	c->nblocks++;
@@ -139,14 +143,14 @@ static cm_host_block *cm_host_hash_find(const cm_host *c, uintptr_t p)
 	if (!c->nbuckets)
 		return NULL;
 	for (cm_host_block *b = c->buckets[cm_host_bucket(c, p)]; b; b = b->hash_next)
-		if (b->node.addr == p)
+		if (b->addr == p)
 			return b;
 	return NULL;
 }
 
 static void cm_host_hash_remove(cm_host *c, cm_host_block *b)
 {
-	for (cm_host_block **pp = &c->buckets[cm_host_bucket(c, b->node.addr)]; *pp;
+	for (cm_host_block **pp = &c->buckets[cm_host_bucket(c, b->addr)]; *pp;
 	     pp = &(*pp)->hash_next)
 		if (*pp == b) {
 			*pp = b->hash_next;
@@ -157,6 +161,15 @@ static void cm_host_hash_remove(cm_host *c, cm_host_block *b)
 
 /* ---- free index and age order ---- */
 
+/* b's work is complete (or b leaves the cache): it no longer counts as
+ * pending. */
+static void cm_host_proved(cm_host *c, cm_host_block *b)
+{
+	if (b->pending)
+		c->pending_bytes -= b->node.size;
+	b->pending = false;
+}
+
 static cm_tnode **cm_host_pool(cm_host *c, int dev, unsigned flags)
 {
 	return &c->pools[(size_t)dev * (CM_HOST_FLAGS + 1) + flags];
@@ -165,6 +178,7 @@ static cm_tnode **cm_host_pool(cm_host *c, int dev, unsigned flags)
 static void cm_host_cache(cm_host *c, cm_host_block *b)
 {
 	b->free = true;
+	b->node.addr = ++c->frees;
 	cm_tree_insert(cm_host_pool(c, b->dev, b->flags), &b->node);
 	CM_LIST_APPEND(c->lru_head, c->lru_tail, b, lru_prev, lru_next);
 	CM_LEVEL(&c->stats, host_cached_bytes, (int64_t)b->node.size);
@@ -175,6 +189,7 @@ static void cm_host_uncache(cm_host *c, cm_host_block *b)
 	cm_tree_remove(cm_host_pool(c, b->dev, b->flags), &b->node);
 	CM_LIST_REMOVE_ENDS(c->lru_head, c->lru_tail, b, lru_prev, lru_next);
 	b->free = false;
+	cm_host_proved(c, b);
 	CM_LEVEL(&c->stats, host_cached_bytes, -(int64_t)b->node.size);
 }
 
@@ -209,10 +224,10 @@ static void cm_host_put(cm_heap *h, const cm_host_block *b)
 {
 	const cm_backend *be = h->be;
 	if (b->registered) {
-		be->host_unregister(be->ctx, b->dev, b->node.addr);
-		free((void *)b->node.addr);
+		be->host_unregister(be->ctx, b->dev, b->addr);
+		free((void *)b->addr);
 	} else {
-		be->host_free(be->ctx, b->dev, b->node.addr);
+		be->host_free(be->ctx, b->dev, b->addr);
 	}
 }
 
@@ -238,14 +253,39 @@ static size_t cm_host_trim_locked(cm_host *c, size_t keep)
 	return freed;
 }
 
-/* Stamps each device in use with its epoch (fence.c). */
-static void cm_host_stamp(cm_heap *h, cm_host_block *b)
+/* Stamps each device in use with its epoch (fence.c); b is pending where
+ * one is. */
+static void cm_host_stamp(cm_host *c, cm_host_block *b)
 {
+	cm_heap *h = c->heap;
 	for (int i = 0; i < h->ndev; i++) {
 		cm_device *d = &h->devs[i];
 		b->epochs[i] = atomic_load_explicit(&d->in_use, memory_order_relaxed)
 				       ? atomic_load(&d->epoch)
 				       : 0;
+		b->pending |= b->epochs[i] != 0;
+	}
+	if (b->pending)
+		c->pending_bytes += b->node.size;
+}
+
+/* With free_fence:gpu, a collect covering b's free goes in flight now
+ * (fence.c, cm_epoch_cover): a staging loop's buffer is then proven as
+ * soon as its copy completes, and the loop turns over two buffers instead
+ * of taking new ones while proofs lag (docs/design.md, "Pinned host
+ * memory and pitch"). Takes each device's lock in turn. */
+static void cm_host_cover(cm_host *c, const cm_host_block *b)
+{
+	cm_heap *h = c->heap;
+	if (h->cfg.free_fence != CM_FENCE_GPU)
+		return;
+	for (int i = 0; i < h->ndev; i++) {
+		cm_device *d = &h->devs[i];
+		if (!b->epochs[i] || b->epochs[i] <= atomic_load(&d->completed_epoch))
+			continue;
+		pthread_mutex_lock(&d->lock);
+		cm_epoch_cover(d, b->epochs[i]);
+		pthread_mutex_unlock(&d->lock);
 	}
 }
 
@@ -259,18 +299,34 @@ static void cm_host_keep(cm_host *c, cm_host_block *b)
 		return;
 	}
 	cm_host_trim_locked(c, c->max_cached - b->node.size);
-	cm_host_stamp(c->heap, b);
+	cm_host_stamp(c, b);
 	cm_host_cache(c, b);
+	cm_host_cover(c, b);
 }
 
 /* ---- the proof ---- */
 
-/* Whether no queued work can still use free block b (host lock held; takes
- * each device's lock in turn). */
-static bool cm_host_complete(cm_host *c, cm_host_block *b)
+/* Whether no queued work can still use free block b, by what is known
+ * without asking a device: every epoch of its free complete. */
+static bool cm_host_known_complete(cm_host *c, cm_host_block *b)
 {
 	cm_heap *h = c->heap;
-	if (h->cfg.free_fence == CM_FENCE_NONE)
+	if (b->pending && h->cfg.free_fence != CM_FENCE_NONE)
+		for (int i = 0; i < h->ndev; i++)
+			if (b->epochs[i] > atomic_load(&h->devs[i].completed_epoch))
+				return false;
+	cm_host_proved(c, b);
+	return true;
+}
+
+/* Whether no queued work can still use free block b, asking the devices:
+ * a poll of their collects (wait false), or a wait for them (wait true);
+ * free_fence:host synchronizes them. Host lock held; takes each device's
+ * lock in turn. */
+static bool cm_host_complete(cm_host *c, cm_host_block *b, bool wait)
+{
+	cm_heap *h = c->heap;
+	if (cm_host_known_complete(c, b))
 		return true;
 	for (int i = 0; i < h->ndev; i++) {
 		cm_device *d = &h->devs[i];
@@ -279,27 +335,50 @@ static bool cm_host_complete(cm_host *c, cm_host_block *b)
 			continue;
 		pthread_mutex_lock(&d->lock);
 		bool done = h->cfg.free_fence == CM_FENCE_HOST ? cm_device_sync_locked(d) == CM_OK
-							       : cm_epoch_poll_complete(d, e);
+			    : wait				    ? cm_epoch_wait_complete(d, e)
+								    : cm_epoch_poll_complete(d, e);
 		pthread_mutex_unlock(&d->lock);
 		if (!done)
 			return false;
 		b->epochs[i] = 0;
 	}
+	cm_host_proved(c, b);
 	return true;
 }
 
-/* A free block of the pool that serves rounded bytes and is complete. */
-static cm_host_block *cm_host_search(cm_host *c, int dev, unsigned flags, size_t rounded)
+/* A free block of the pool that serves rounded bytes and is complete: the
+ * oldest freed first, by what is known, then the oldest asked for (one
+ * poll). *waitable: that oldest one when it is not complete yet. */
+static cm_host_block *cm_host_search(cm_host *c, int dev, unsigned flags, size_t rounded,
+				     cm_host_block **waitable)
 {
 	cm_tnode **pool = cm_host_pool(c, dev, flags);
-	cm_tnode *n = cm_tree_lower_bound(*pool, rounded, 0);
-	for (int tries = 0; n && n->size <= rounded + rounded / 8 && tries < CM_HOST_FIT_TRIES;
-	     tries++, n = cm_tree_next(*pool, n)) {
-		cm_host_block *b = cm_host_block_of(n);
-		if (cm_host_complete(c, b))
-			return b;
-	}
+	cm_tnode *first = cm_tree_lower_bound(*pool, rounded, 0);
+	*waitable = NULL;
+	int tries = 0;
+	for (cm_tnode *n = first; n && n->size <= rounded + rounded / 8 && tries < CM_HOST_FIT_TRIES;
+	     tries++, n = cm_tree_next(*pool, n))
+		if (cm_host_known_complete(c, cm_host_block_of(n)))
+			return cm_host_block_of(n);
+	if (!tries)
+		return NULL;
+	cm_host_block *oldest = cm_host_block_of(first);
+	if (cm_host_complete(c, oldest, false))
+		return oldest;
+	*waitable = oldest;
 	return NULL;
+}
+
+/* Whether new memory for rounded bytes would pass a bound: the pending
+ * bytes (max_pending_mb, as for device memory) or the cached bytes once it
+ * is freed (pinned_max_cached_mb: then the oldest block would go back, a
+ * wait for the device and a new allocation each time). The host waits for
+ * a pending block instead. */
+static bool cm_host_over_bound(const cm_host *c, size_t rounded)
+{
+	size_t max_pending = c->heap->cfg.max_pending;
+	return c->pending_bytes + rounded > max_pending ||
+	       c->stats.host_cached_bytes + rounded > c->max_cached;
 }
 
 static cm_status cm_host_fresh(cm_host *c, int dev, unsigned flags, size_t rounded,
@@ -310,10 +389,10 @@ static cm_status cm_host_fresh(cm_host *c, int dev, unsigned flags, size_t round
 	if (!b)
 		return CM_ERR_OOM;
 	bool registered = false;
-	cm_status st = cm_host_get(h, dev, rounded, flags, &registered, &b->node.addr);
+	cm_status st = cm_host_get(h, dev, rounded, flags, &registered, &b->addr);
 	if (st == CM_ERR_OOM && c->lru_head) {
 		cm_host_trim_locked(c, 0); /* host memory is short: give back, retry */
-		st = cm_host_get(h, dev, rounded, flags, &registered, &b->node.addr);
+		st = cm_host_get(h, dev, rounded, flags, &registered, &b->addr);
 	}
 	b->node.size = rounded;
 	b->dev = dev;
@@ -387,7 +466,11 @@ cm_status cm_host_alloc(cm_heap *h, int dev, size_t size, unsigned flags, uintpt
 	cm_status st = CM_OK;
 	pthread_mutex_lock(&c->lock);
 	c->stats.host_alloc_calls++;
-	if ((b = cm_host_search(c, dev, flags, rounded))) {
+	cm_host_block *waitable;
+	b = cm_host_search(c, dev, flags, rounded, &waitable);
+	if (!b && waitable && cm_host_over_bound(c, rounded) && cm_host_complete(c, waitable, true))
+		b = waitable;
+	if (b) {
 		cm_host_uncache(c, b);
 		c->stats.host_cache_hits++;
 	} else {
@@ -395,7 +478,7 @@ cm_status cm_host_alloc(cm_heap *h, int dev, size_t size, unsigned flags, uintpt
 	}
 	if (st == CM_OK) {
 		b->requested = size;
-		*out = b->node.addr;
+		*out = b->addr;
 	}
 	cm_host_publish(c);
 	pthread_mutex_unlock(&c->lock);
@@ -419,7 +502,7 @@ cm_status cm_host_free(cm_heap *h, uintptr_t ptr)
 		 * memory pinned in a reset context with invalid value
 		 * (probe_freehost on an H200); the memory is given back. */
 		cm_host_hash_remove(c, b);
-		free((void *)b->node.addr);
+		free((void *)b->addr);
 		free(b);
 		st = CM_ERR_INVALID;
 	} else {
@@ -538,7 +621,7 @@ bool cm_host_check(cm_heap *h, FILE *err)
 	if (!c)
 		return true;
 	bool ok = true;
-	size_t blocks = 0, reserved = 0, cached = 0, free_blocks = 0, in_pools = 0;
+	size_t blocks = 0, reserved = 0, cached = 0, pending = 0, free_blocks = 0, in_pools = 0;
 	pthread_mutex_lock(&c->lock);
 	for (size_t i = 0; i < c->nbuckets; i++)
 		for (cm_host_block *b = c->buckets[i]; b; b = b->hash_next) {
@@ -546,7 +629,9 @@ bool cm_host_check(cm_heap *h, FILE *err)
 			reserved += b->node.size;
 			if (b->free)
 				cached += b->node.size, free_blocks++;
-			if (cm_host_bucket(c, b->node.addr) != i || b->dev < 0 || b->dev >= h->ndev ||
+			if (b->pending)
+				pending += b->node.size, ok = ok && b->free;
+			if (cm_host_bucket(c, b->addr) != i || b->dev < 0 || b->dev >= h->ndev ||
 			    b->node.size != cm_host_round(b->node.size))
 				ok = false;
 		}
@@ -557,11 +642,13 @@ bool cm_host_check(cm_heap *h, FILE *err)
 		aged++, ok = ok && b->free;
 	if (!ok || blocks != c->nblocks || reserved != c->stats.host_reserved_bytes ||
 	    cached != c->stats.host_cached_bytes || in_pools != free_blocks || aged != free_blocks ||
-	    cached > c->max_cached) {
+	    cached > c->max_cached || pending != c->pending_bytes) {
 		fprintf(err, "host cache: %zu blocks (counted %zu), %zu reserved (counted %zu), %zu "
-			     "cached (counted %zu, bound %zu), %zu free, %zu indexed, %zu aged\n",
+			     "cached (counted %zu, bound %zu), %zu pending (counted %zu), %zu free, "
+			     "%zu indexed, %zu aged\n",
 			blocks, c->nblocks, reserved, (size_t)c->stats.host_reserved_bytes, cached,
-			(size_t)c->stats.host_cached_bytes, c->max_cached, free_blocks, in_pools, aged);
+			(size_t)c->stats.host_cached_bytes, c->max_cached, pending, c->pending_bytes,
+			free_blocks, in_pools, aged);
 		ok = false;
 	}
 	cm_host_publish(c);

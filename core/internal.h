@@ -265,7 +265,8 @@ struct cm_device {
 	cm_stream_rec *retired_streams;   /* records to reuse (streams.c) */
 	bool fence_recorded;
 	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
-	cm_collect collect;
+	cm_collect collect;      /* the oldest collect (fence.c) */
+	cm_collect collect_next; /* a second, started only by a pinned free */
 
 	cm_event *event_pool; /* streams.c */
 	size_t nevents_pooled, event_pool_cap;
@@ -434,6 +435,8 @@ void cm_fence_synced_locked(cm_device *d, uint64_t mark);
 /* Host memory (host.c): whether every free stamped with an epoch <= e
  * is complete, without waiting; may start a collect. d's lock held. */
 bool cm_epoch_poll_complete(cm_device *d, uint64_t e);
+void cm_epoch_cover(cm_device *d, uint64_t e); /* a collect covering e in flight */
+bool cm_epoch_wait_complete(cm_device *d, uint64_t e); /* the host waits */
 
 /* host.c: the pinned host cache, one per heap, its own lock (taken before
  * a device lock, never under one). */

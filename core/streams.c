@@ -377,8 +377,9 @@ cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread
 void cm_stream_reap(cm_device *d, bool all_complete)
 {
 	const cm_backend *be = d->heap->be;
-	if (d->collect.active && d->collect.holds_tails)
-		return; /* the collect holds their tails */
+	if ((d->collect.active && d->collect.holds_tails) ||
+	    (d->collect_next.active && d->collect_next.holds_tails))
+		return; /* a collect holds their tails */
 	d->visits.reaps++;
 	unsigned pending = 0;
 	for (uint32_t n = atomic_load(&d->zombies); n && pending < CM_REAP_PENDING; n--) {

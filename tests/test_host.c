@@ -178,6 +178,120 @@ static void test_idle_device_needs_no_call(void **state)
 	fixture_close(&f);
 }
 
+/* ---- staging loops ---- */
+
+static void sleep_200us(void *arg)
+{
+	(void)arg;
+	usleep(200);
+}
+
+/* Whether every byte of the n at p is v. */
+static bool filled_with(uintptr_t p, size_t n, unsigned char v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (((const unsigned char *)p)[i] != v)
+			return false;
+	return true;
+}
+
+/* A staging loop (take a buffer, fill it, queue its copy, free it) whose
+ * copy completes one iteration later: each allocation finds the last
+ * buffer still read and the one before complete. The cache turns over two
+ * buffers, each free's proof in flight as it is freed (cm_epoch_cover); a
+ * collect started only at the next allocation would prove the buffer one
+ * iteration too late, and the loop would take new memory again and again.
+ * Every copy delivers the bytes of its own iteration. */
+static void test_staging_turns_over_two_buffers(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	const cm_backend *be = sim_backend(f.sim);
+	cm_stream s = fixture_stream(&f, true);
+	enum { ITERS = 40 };
+	const size_t n = 64 * KiB;
+	uintptr_t dev = fixture_malloc(&f, ITERS * n);
+	sim_gate *gate[ITERS];
+	cm_event copied[ITERS];
+	copy c[ITERS];
+	for (int i = 0; i < ITERS; i++) {
+		uintptr_t p = host_alloc(&f, n, 0);
+		memset((void *)p, i, n);
+		gate[i] = sim_gate_enqueue(f.sim, 0, s);
+		c[i] = (copy){.dst = dev + (size_t)i * n, .src = p, .n = n};
+		assert_int_equal(sim_host_func(f.sim, 0, s, copy_now, &c[i]), CM_OK);
+		assert_int_equal(cm_host_free(f.heap, p), CM_OK);
+		assert_int_equal(be->event_create(be->ctx, 0, &copied[i]), CM_OK);
+		assert_int_equal(be->event_record(be->ctx, 0, copied[i], s), CM_OK);
+		if (i > 0) {
+			sim_gate_open(gate[i - 1]);
+			assert_int_equal(be->event_synchronize(be->ctx, 0, copied[i - 1]), CM_OK);
+			assert_true(filled_with(dev + (size_t)(i - 1) * n, n, (unsigned char)(i - 1)));
+		}
+		fixture_check(&f);
+	}
+	cm_stats st = stats_of(&f);
+	assert_int_equal(st.host_alloc_calls, ITERS);
+	assert_int_equal(st.host_cache_hits, ITERS - 2);
+	assert_int_equal(st.peak_host_reserved_bytes, 2 * n);
+	sim_gate_open(gate[ITERS - 1]);
+	fixture_device_sync(&f);
+	assert_true(filled_with(dev + (ITERS - 1) * n, n, ITERS - 1));
+	for (int i = 0; i < ITERS; i++)
+		be->event_destroy(be->ctx, 0, copied[i]);
+	cm_free(f.heap, dev);
+	fixture_close(&f);
+}
+
+/* A loop faster than its stream (each copy behind 200 us of work) takes
+ * new pinned memory only within max_pending_mb (1 MiB: 16 buffers of 64
+ * KiB); past it the host waits for the oldest buffer's copy, as
+ * cudaFreeHost would have. Bound by pinned_max_cached_mb instead (1 MiB: 8
+ * buffers of 128 KiB), it waits rather than give a buffer back (a device
+ * synchronization and a new allocation each time). Each copy still
+ * delivers its own bytes. */
+static void staging_ahead(const char *conf, size_t n, size_t bound)
+{
+	fixture f;
+	fixture_open(&f, 256 * MiB, conf);
+	cm_stream s = fixture_stream(&f, true);
+	enum { ITERS = 64 };
+	uintptr_t dev = fixture_malloc(&f, ITERS * n);
+	copy c[ITERS];
+	for (int i = 0; i < ITERS; i++) {
+		uintptr_t p = host_alloc(&f, n, 0);
+		memset((void *)p, i, n);
+		assert_int_equal(sim_host_func(f.sim, 0, s, sleep_200us, NULL), CM_OK);
+		c[i] = (copy){.dst = dev + (size_t)i * n, .src = p, .n = n};
+		assert_int_equal(sim_host_func(f.sim, 0, s, copy_now, &c[i]), CM_OK);
+		assert_int_equal(cm_host_free(f.heap, p), CM_OK);
+		assert_true(stats_of(&f).host_reserved_bytes <= bound);
+	}
+	fixture_device_sync(&f);
+	for (int i = 0; i < ITERS; i++)
+		assert_true(filled_with(dev + (size_t)i * n, n, (unsigned char)i));
+	cm_stats st = stats_of(&f);
+	assert_int_equal(st.host_releases, 0);
+	assert_true(st.host_cache_hits >= ITERS - bound / n);
+	assert_true(st.pending_waits > 0);
+	fixture_check(&f);
+	cm_free(f.heap, dev);
+	fixture_close(&f);
+}
+
+static void test_staging_ahead_bounded_by_pending(void **state)
+{
+	(void)state;
+	staging_ahead("max_pending_mb:1", 64 * KiB, MiB);
+}
+
+static void test_staging_ahead_bounded_by_cache(void **state)
+{
+	(void)state;
+	staging_ahead("pinned_max_cached_mb:1", 128 * KiB, MiB);
+}
+
 /* ---- the bound ---- */
 
 static void test_bound(void **state)
@@ -423,6 +537,9 @@ int main(void)
 		cmocka_unit_test(test_late_copy_waits),
 		cmocka_unit_test(test_late_copy_none_trusts),
 		cmocka_unit_test(test_idle_device_needs_no_call),
+		cmocka_unit_test(test_staging_turns_over_two_buffers),
+		cmocka_unit_test(test_staging_ahead_bounded_by_pending),
+		cmocka_unit_test(test_staging_ahead_bounded_by_cache),
 		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_bound_zero_caches_nothing),
 		cmocka_unit_test(test_release_on_failure),

@@ -3,6 +3,7 @@
  *
  *   bench_pinned raw     plain: NVIDIA's runtime
  *   bench_pinned lib     with libcachemalloc.so preloaded
+ *   bench_pinned MODE staging   the staging loop only
  *
  * Build: nvcc -O2 -arch=sm_90 -cudart shared bench_pinned.cu -o bench_pinned -ldl
  * (it also builds as C, with a cudaMemsetAsync in place of the kernel, for
@@ -22,7 +23,9 @@
  * buffer (cudaMallocHost), fills it on the host, copies it to the device
  * on a stream, runs a kernel on it and frees the buffer; "keep" is the same
  * program keeping one pinned buffer for the whole run, waiting for the
- * previous copy (an event) before refilling it. Median of 5 runs.
+ * previous copy (an event) before refilling it; "ring2" keeps two and
+ * alternates. Median of 7 rounds, the three alternated in each round;
+ * each run is printed with the time spent inside the library's calls.
  *
  * Output: the table on stdout, then one line "BENCH_JSON {...}";
  * scripts/gpu/pinned_report.py prints raw and lib side by side and the
@@ -122,38 +125,84 @@ static void kernel(int *d, size_t n, cudaStream_t s)
 }
 #endif
 
-static double staging_us(size_t n, int iters, bool keep, cudaStream_t s, void *d)
+/* Staging variants: take a buffer from the allocator each iteration
+ * ("staging"), keep one buffer and wait for its last copy ("keep"), or
+ * keep two and alternate, waiting for the one reused ("ring2": what a
+ * cache that overlaps the fill with the previous copy can at best do). */
+enum staging { S_STAGING, S_KEEP, S_RING2, NSTAGING };
+static const char *staging_names[NSTAGING] = { "staging", "keep", "ring2" };
+
+typedef struct staging_run {
+	double us;       /* per iteration */
+	double alloc_us; /* per iteration, inside cudaMallocHost + cudaFreeHost */
+	double max_alloc_us;
+} staging_run;
+
+static staging_run staging_once(size_t n, int iters, enum staging k, cudaStream_t s, void *d)
 {
-	double v[5];
-	void *kept = NULL;
-	cudaEvent_t copied;
-	CHECK(cudaEventCreateWithFlags(&copied, cudaEventDisableTiming));
-	if (keep)
-		CHECK(cudaMallocHost(&kept, n));
-	for (int run = 0; run < 5; run++) {
-		CHECK(cudaStreamSynchronize(s));
-		double t0 = now_ns();
-		for (int i = 0; i < iters; i++) {
-			void *h = kept;
-			if (keep)
-				CHECK(cudaEventSynchronize(copied)); /* the last copy read it */
-			else
-				CHECK(cudaMallocHost(&h, n));
-			memset(h, i, n);
-			CHECK(cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s));
-			if (keep)
-				CHECK(cudaEventRecord(copied, s));
-			kernel((int *)d, n, s);
-			if (!keep)
-				CHECK(cudaFreeHost(h));
-		}
-		CHECK(cudaStreamSynchronize(s));
-		v[run] = (now_ns() - t0) / iters / 1e3;
+	void *kept[2] = { NULL, NULL };
+	cudaEvent_t copied[2];
+	staging_run r = { 0, 0, 0 };
+	for (int b = 0; b < 2; b++) {
+		CHECK(cudaEventCreateWithFlags(&copied[b], cudaEventDisableTiming));
+		if (k != S_STAGING)
+			CHECK(cudaMallocHost(&kept[b], n));
 	}
-	if (keep)
-		CHECK(cudaFreeHost(kept));
-	CHECK(cudaEventDestroy(copied));
-	return median(v, 5);
+	CHECK(cudaStreamSynchronize(s));
+	double t0 = now_ns();
+	for (int i = 0; i < iters; i++) {
+		int b = k == S_RING2 ? i & 1 : 0;
+		void *h = kept[b];
+		if (k != S_STAGING) {
+			CHECK(cudaEventSynchronize(copied[b])); /* its last copy read it */
+		} else {
+			double a0 = now_ns();
+			CHECK(cudaMallocHost(&h, n));
+			double a = now_ns() - a0;
+			r.alloc_us += a / 1e3;
+			r.max_alloc_us = a / 1e3 > r.max_alloc_us ? a / 1e3 : r.max_alloc_us;
+		}
+		memset(h, i, n);
+		CHECK(cudaMemcpyAsync(d, h, n, cudaMemcpyHostToDevice, s));
+		if (k != S_STAGING)
+			CHECK(cudaEventRecord(copied[b], s));
+		kernel((int *)d, n, s);
+		if (k == S_STAGING) {
+			double f0 = now_ns();
+			CHECK(cudaFreeHost(h));
+			r.alloc_us += (now_ns() - f0) / 1e3;
+		}
+	}
+	CHECK(cudaStreamSynchronize(s));
+	r.us = (now_ns() - t0) / iters / 1e3;
+	r.alloc_us /= iters;
+	for (int b = 0; b < 2; b++) {
+		if (kept[b])
+			CHECK(cudaFreeHost(kept[b]));
+		CHECK(cudaEventDestroy(copied[b]));
+	}
+	return r;
+}
+
+/* Median per iteration of each variant over 7 rounds, the variants
+ * alternated within a round; each run's figures on a line of its own. */
+static void staging_us(size_t n, int iters, cudaStream_t s, void *d, double out[NSTAGING])
+{
+	double v[NSTAGING][7];
+	for (int round = 0; round < 7; round++)
+		for (int k = 0; k < NSTAGING; k++) {
+			staging_run r = staging_once(n, iters, (enum staging)k, s, d);
+			v[k][round] = r.us;
+			printf("staging-run %zu MiB %s round %d: %.1f us per iteration", n >> 20,
+			       staging_names[k], round, r.us);
+			if (k == S_STAGING)
+				printf(", %.2f us of it in cudaMallocHost + cudaFreeHost (slowest "
+				       "cudaMallocHost %.1f us)",
+				       r.alloc_us, r.max_alloc_us);
+			printf("\n");
+		}
+	for (int k = 0; k < NSTAGING; k++)
+		out[k] = median(v[k], 7);
 }
 
 static const char *provider_of(const char *sym)
@@ -169,8 +218,9 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	const char *mode = argc > 1 ? argv[1] : "raw";
-	if (strcmp(mode, "raw") != 0 && strcmp(mode, "lib") != 0) {
-		fprintf(stderr, "usage: bench_pinned raw|lib\n");
+	bool staging_only = argc > 2 && strcmp(argv[2], "staging") == 0;
+	if ((strcmp(mode, "raw") != 0 && strcmp(mode, "lib") != 0) || (argc > 2 && !staging_only)) {
+		fprintf(stderr, "usage: bench_pinned raw|lib [staging]\n");
 		return 2;
 	}
 	const char *provider = provider_of("cudaMallocHost");
@@ -179,12 +229,12 @@ int main(int argc, char **argv)
 	CHECK(cudaSetDevice(0));
 	CHECK(cudaDeviceSynchronize());
 
-	double us[NPAIRS][NSIZES];
+	double us[NPAIRS][NSIZES] = { { 0 } };
 	printf("%-10s", "pair (us)");
 	for (int j = 0; j < NSIZES; j++)
 		printf(" %12s", size_names[j]);
 	printf("\n");
-	for (int k = 0; k < NPAIRS; k++) {
+	for (int k = 0; k < NPAIRS && !staging_only; k++) {
 		printf("%-10s", pair_names[k]);
 		for (int j = 0; j < NSIZES; j++) {
 			us[k][j] = pair_us((enum pair)k, sizes[j]);
@@ -194,17 +244,17 @@ int main(int argc, char **argv)
 	}
 
 	static const size_t ssizes[] = { 1 << 20, 8 << 20 };
-	double st[2][2];
+	double st[2][NSTAGING];
 	cudaStream_t s;
 	void *d = NULL;
 	CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
 	CHECK(cudaMalloc(&d, 8 << 20));
 	for (int j = 0; j < 2; j++) {
-		int iters = j == 0 ? 400 : 100;
-		st[j][0] = staging_us(ssizes[j], iters, false, s, d);
-		st[j][1] = staging_us(ssizes[j], iters, true, s, d);
-		printf("staging %s: %.1f us per iteration, keep-one-buffer %.1f us (%.3fx)\n",
-		       j == 0 ? "1MiB" : "8MiB", st[j][0], st[j][1], st[j][0] / st[j][1]);
+		staging_us(ssizes[j], j == 0 ? 400 : 100, s, d, st[j]);
+		printf("staging %s: %.1f us per iteration, keep-one-buffer %.1f us (%.3fx), "
+		       "two buffers alternated %.1f us\n",
+		       j == 0 ? "1MiB" : "8MiB", st[j][S_STAGING], st[j][S_KEEP],
+		       st[j][S_STAGING] / st[j][S_KEEP], st[j][S_RING2]);
 	}
 	CHECK(cudaFree(d));
 	CHECK(cudaStreamDestroy(s));
@@ -217,8 +267,10 @@ int main(int argc, char **argv)
 			printf("%s\"%s\": %.3f", j ? ", " : "", size_names[j], us[k][j]);
 		printf("}");
 	}
-	printf("}, \"staging\": {\"1MiB\": {\"staging\": %.2f, \"keep\": %.2f}, "
-	       "\"8MiB\": {\"staging\": %.2f, \"keep\": %.2f}}}\n",
-	       st[0][0], st[0][1], st[1][0], st[1][1]);
+	printf("}, \"staging\": {");
+	for (int j = 0; j < 2; j++)
+		printf("%s\"%s\": {\"staging\": %.2f, \"keep\": %.2f, \"ring2\": %.2f}", j ? ", " : "",
+		       j == 0 ? "1MiB" : "8MiB", st[j][S_STAGING], st[j][S_KEEP], st[j][S_RING2]);
+	printf("}}\n");
 	return 0;
 }
