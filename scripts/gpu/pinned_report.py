@@ -1,6 +1,7 @@
 """Prints bench_pinned's raw and lib runs side by side (issue 17's table)
 and the targets: with the library, a pinned pair (host, hostalloc) at most
-1 us at every size, the staging loop within 1.05x of keep-one-buffer, a
+1 us at every size, the staging loop within 1.05x of keep-one-buffer (two
+buffers alternated, the best a cache can do, printed beside it), a
 pitched pair within 2x of the library's cudaMalloc pair.
 usage: pinned_report.py RAW_JSON LIB_JSON   (each the BENCH_JSON line's object)
 Lines "target ...: MET" / "...: MISSED" are read by scripts/gpu-check."""
@@ -28,8 +29,9 @@ def main(argv):
         print(f"| `{name}` plain / preloaded | " + " | ".join(cells) + " |")
     for s in ("1MiB", "8MiB"):
         r, l = raw["staging"][s], lib["staging"][s]
-        print(f"staging {s}: plain {fmt(r['staging'])} (keep one buffer {fmt(r['keep'])}), "
-              f"preloaded {fmt(l['staging'])} (keep one buffer {fmt(l['keep'])})")
+        print(f"staging {s}: plain {fmt(r['staging'])} (keep one buffer {fmt(r['keep'])}, "
+              f"two {fmt(r['ring2'])}), preloaded {fmt(l['staging'])} (keep one buffer "
+              f"{fmt(l['keep'])}, two {fmt(l['ring2'])})")
     if not lib.get("lib_active"):
         print("target lib-active: cudaMallocHost did not come from libcachemalloc.so: MISSED")
         return 0
