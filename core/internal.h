@@ -41,18 +41,6 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_LIKELY(x) __builtin_expect(!!(x), 1)
 #define CM_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* barrier.c: the asymmetric barrier (its file says the rule). */
-extern _Atomic bool cm_barrier_light_fences;
-void cm_barrier_init(void);
-bool cm_barrier_heavy(void);  /* false: the kernel refused; nothing is ordered */
-void cm_barrier_force_fences(void); /* tests: the fallback, before any heap */
-static inline __attribute__((always_inline)) void cm_barrier_light(void)
-{
-	atomic_signal_fence(memory_order_seq_cst);
-	if (CM_UNLIKELY(atomic_load_explicit(&cm_barrier_light_fences, memory_order_relaxed)))
-		atomic_thread_fence(memory_order_seq_cst);
-}
-
 #define CM_KiB ((size_t)1 << 10)
 #define CM_MiB ((size_t)1 << 20)
 

@@ -17,14 +17,9 @@
  * Only tc's own thread moves tc|LIVE <-> tc|PARKED; any thread may move
  * tc|LIVE -> 0 (a free from another thread) or tc|PARKED -> 0 (taking
  * parked memory back, which then asks tc to flush) under the device lock.
- * The owner and a taker never both win a parked block, yet the owner's
- * side has no atomic read-modify-write: it takes a block inside a
- * section (tc->taking) that it enters only while no taker announced
- * itself (tc->takers), the two flags ordered by the asymmetric barrier of
- * barrier.c; a taker announces itself, runs the heavy barrier, waits for
- * the section to end, and then moves parked blocks with plain stores.
- * Parking is a plain store, since only a double free racing with itself
- * could contend for a live block.
+ * Taking a parked block is a compare-and-swap, so the taker and the owner
+ * never both win; parking is a plain store, since only a
+ * double free racing with itself could contend for a live block.
  * A cache entry may point at a block struct that has since been reused:
  * structs are type-stable (segment.c), and the owner word plus the block's
  * hand-out ticket tell a stale entry from a live one.
@@ -34,7 +29,6 @@
  * any stream of the device is destroyed (stream_gen); a cudaMalloc bin
  * serves only what fence.c's cm_reuse_ready_unlocked allows.
  */
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,8 +78,6 @@ struct cm_tc_dev {
 
 struct cm_tcache {
 	uint64_t heap_id; /* 0: bound to no heap */
-	_Atomic uint32_t taking; /* the owner is taking a parked block: cm_tc_take */
-	_Atomic uint32_t takers; /* threads taking this cache's parked blocks back */
 	cm_heap *heap;
 	uint32_t thread;
 	uint64_t tickets;
@@ -110,7 +102,6 @@ static void cm_tc_thread_exit(void *arg);
 
 static void cm_tc_key_init(void)
 {
-	cm_barrier_init(); /* before the first cache: none is in a take section */
 	pthread_key_create(&cm_tc_key, cm_tc_thread_exit);
 }
 
@@ -204,26 +195,6 @@ void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
 	cm_tc_register(tc, d, b);
 }
 
-/* The owner takes parked block b (tc|PARKED -> tc|LIVE) unless a device
- * is taking tc's blocks back. In the section, the store of `taking` and
- * the load of `takers` are ordered by the light barrier against the
- * taker's heavy one (barrier.c): either the taker sees the section and
- * waits for its end, or the owner sees the taker and leaves. Nested
- * sections (a signal handler allocating) count up and down in order. */
-static inline __attribute__((always_inline)) bool cm_tc_take(cm_tcache *tc, cm_block *b)
-{
-	uint32_t taking = atomic_load_explicit(&tc->taking, memory_order_relaxed);
-	atomic_store_explicit(&tc->taking, taking + 1, memory_order_relaxed);
-	cm_barrier_light();
-	uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
-	bool ours = !atomic_load_explicit(&tc->takers, memory_order_acquire) &&
-		    atomic_load_explicit(&b->owner, memory_order_acquire) == parked;
-	if (ours)
-		atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_relaxed);
-	atomic_store_explicit(&tc->taking, taking, memory_order_release);
-	return ours;
-}
-
 /* always_inline, as cm_tc_free: one call frame from the entry point to
  * the block (the pair's cost, docs/benchmarks.md). */
 static inline __attribute__((always_inline)) bool
@@ -237,12 +208,14 @@ cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream ke
 	if (!count || bin->size != rounded || bin->key != key || bin->devgen != cm_tc_devgen(d))
 		return false;
 	cm_block *b = cm_tc_bin_at(bin, count - 1);
-	if (!cm_tc_take(tc, b))
-		return false; /* taken back by a device: the slow path flushes */
-	/* Ours now: its tag can be read without racing a taker. */
+	uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
+	if (!atomic_compare_exchange_strong_explicit(&b->owner, &parked,
+						     (uintptr_t)tc | CM_OWNER_LIVE,
+						     memory_order_acq_rel, memory_order_acquire))
+		return false; /* stolen by the OOM ladder: the slow path flushes */
+	/* Ours now: its tag can be read without racing a steal. */
 	if (key == CM_KEY_NONE && !cm_reuse_ready_unlocked(d, &b->tag)) {
-		atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED,
-				      memory_order_release);
+		atomic_store_explicit(&b->owner, parked, memory_order_release);
 		return false;
 	}
 	cm_tc_bin_set_count(bin, count - 1);
@@ -482,78 +455,43 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 }
 
 /* Takes back the blocks of device d that tc parks in bin: any entry whose
- * block is d's and still parked by tc (entries read here may be stale,
- * block structs are type-stable and never change device). tc's owner is
- * out of its take section and stays out (cm_tc_take): the owner word is
- * read and written plainly; a block the owner parks meanwhile is whole
- * once it reads tc|PARKED. A device lock is held: another taker of d's
- * blocks waits for it, one of another device's takes other bins. */
+ * block is d's and still parked by tc (the CAS decides; entries read here
+ * may be stale, block structs are type-stable and never change device). */
 static size_t cm_tc_steal_bin(cm_device *d, cm_tcache *tc, cm_tc_bin *bin)
 {
 	size_t n = 0;
 	uint32_t count = atomic_load_explicit(&bin->count, memory_order_relaxed);
 	for (uint32_t i = 0; i < count && i < CM_TC_DEPTH; i++) {
 		cm_block *b = atomic_load_explicit(&bin->blocks[i], memory_order_acquire);
+		uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
 		if (!b || b->dev_index != (uint32_t)d->index ||
-		    atomic_load_explicit(&b->owner, memory_order_acquire) !=
-			    ((uintptr_t)tc | CM_OWNER_PARKED))
+		    !atomic_compare_exchange_strong_explicit(&b->owner, &parked, 0,
+							     memory_order_acq_rel,
+							     memory_order_acquire))
 			continue;
-		atomic_store_explicit(&b->owner, 0, memory_order_relaxed);
 		cm_free_block_locked(d, b, b->tag);
 		n++;
 	}
 	return n;
 }
 
-/* Whether any cache bound to d may park d's blocks. */
-static bool cm_tc_any_parked(const cm_device *d)
-{
-	for (const cm_tc_dev *td = d->tc_list; td; td = td->dev_next)
-		if (atomic_load_explicit(&td->bins, memory_order_relaxed))
-			return true;
-	return false;
-}
-
-static void cm_tc_announce_takers(cm_device *d, int delta)
-{
-	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next)
-		atomic_fetch_add_explicit(&td->tc->takers, (uint32_t)delta, memory_order_acq_rel);
-}
-
-/* Waits for tc's owner to leave its take section: a few instructions
- * long, unless the owner was descheduled inside it. */
-static void cm_tc_wait_taking(cm_tcache *tc)
-{
-	while (atomic_load_explicit(&tc->taking, memory_order_acquire))
-		sched_yield();
-}
-
 /* Before the device is asked for memory, and in the OOM ladder: takes
  * every parked block of the device from every thread's cache, and asks
  * those caches to drop their entries. Returns how many it took. Visits
  * the caches bound to the device and, in each, only the bins marked as
- * holding the device's blocks: no walk over the live blocks. One heavy
- * barrier per call, only when some cache may park d's blocks; where the
- * kernel refuses it, nothing is taken (the owners flush on request). */
+ * holding the device's blocks: no walk over the live blocks. */
 size_t cm_tc_steal_parked_locked(cm_device *d)
 {
-	if (!cm_tc_any_parked(d))
-		return 0;
-	cm_tc_announce_takers(d, 1);
-	bool barrier = cm_barrier_heavy();
 	size_t n = 0;
 	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next) {
 		uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
 		size_t took = 0;
-		if (barrier && bins)
-			cm_tc_wait_taking(td->tc);
-		for (; barrier && bins; bins &= bins - 1)
+		for (; bins; bins &= bins - 1)
 			took += cm_tc_steal_bin(d, td->tc, &td->tc->bins[__builtin_ctzll(bins)]);
-		if (took || (!barrier && atomic_load_explicit(&td->bins, memory_order_relaxed)))
+		if (took)
 			atomic_store_explicit(&td->flush_requested, true, memory_order_relaxed);
 		n += took;
 	}
-	cm_tc_announce_takers(d, -1);
 	d->stats.parked_taken_back += n;
 	return n;
 }
