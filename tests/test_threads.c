@@ -3,6 +3,8 @@
  * Run under ThreadSanitizer in CI. Each block carries a pattern checked
  * at free; the consistency checker runs once the threads have joined. */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 
 #include "fixture.h"
 
@@ -148,6 +150,83 @@ static void run_threads(const char *conf)
 	free(sh);
 }
 
+/* ---- an owner's take racing a device taking its parked blocks back ----
+ * (the owner word's compare-and-swap, tcache.c) */
+
+enum { RACE_OPS = 300000, RACE_SMALL = 4096 };
+
+typedef struct race {
+	fixture f;
+	_Atomic bool done;
+} race;
+
+/* Allocates and frees one small size: after the first, every allocation
+ * is a take from the thread's cache. Each block carries the thread's
+ * mark while held: a block taken back while live would be handed to the
+ * other thread, which overwrites it. */
+static void race_small_pairs(race *r, unsigned char mark, int ops)
+{
+	for (int i = 0; i < ops; i++) {
+		uintptr_t p = 0;
+		assert_int_equal(cm_malloc(r->f.heap, 0, RACE_SMALL, &p), CM_OK);
+		memset((void *)p, mark, 64);
+		for (int k = 0; k < 64; k++)
+			assert_int_equal(((volatile unsigned char *)p)[k], mark);
+		assert_int_equal(cm_free(r->f.heap, p), CM_OK);
+	}
+}
+
+static void *race_owner(void *arg)
+{
+	race *r = arg;
+	race_small_pairs(r, 0xa5, RACE_OPS);
+	atomic_store(&r->done, true);
+	return NULL;
+}
+
+/* Each new segment takes every parked block of the device back first
+ * (cm_tc_steal_parked_locked): a large block on an emptied cache. */
+static void *race_taker(void *arg)
+{
+	race *r = arg;
+	while (!atomic_load(&r->done)) {
+		uintptr_t q = 0;
+		assert_int_equal(cm_malloc(r->f.heap, 0, 64 << 20, &q), CM_OK);
+		assert_int_equal(cm_free(r->f.heap, q), CM_OK);
+		cm_release_cached(r->f.heap, 0);
+		race_small_pairs(r, 0x5a, 4);
+	}
+	return NULL;
+}
+
+static void run_take_race(void)
+{
+	race *r = calloc(1, sizeof(*r));
+	assert_non_null(r);
+	fixture_open(&r->f, (size_t)1 << 30, NULL);
+	pthread_t owner, taker;
+	pthread_create(&owner, NULL, race_owner, r);
+	pthread_create(&taker, NULL, race_taker, r);
+	pthread_join(owner, NULL);
+	pthread_join(taker, NULL);
+	cm_thread_flush(r->f.heap);
+	fixture_check(&r->f);
+	cm_stats st;
+	cm_stats_get(r->f.heap, 0, &st);
+	print_message("  take race: thread-cache hits %lu, taken back %lu\n",
+		      (unsigned long)st.thread_cache_hits, (unsigned long)st.parked_taken_back);
+	assert_true(st.parked_taken_back > 0);
+	assert_true(st.thread_cache_hits > RACE_OPS / 2);
+	fixture_close(&r->f);
+	free(r);
+}
+
+static void test_take_race(void **s)
+{
+	(void)s;
+	run_take_race();
+}
+
 static void test_threads_default(void **s) { (void)s; run_threads(NULL); }
 static void test_threads_host(void **s) { (void)s; run_threads("free_fence:host"); }
 
@@ -156,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_threads_default),
 		cmocka_unit_test(test_threads_host),
+		cmocka_unit_test(test_take_race),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
