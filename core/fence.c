@@ -148,8 +148,9 @@ static bool cm_quiet(cm_device *d)
 
 /* The fast path's question (tcache.c), without the lock and without a
  * device call: may a cudaMalloc block this thread freed be handed to it
- * again now? The same rules as cm_reuse_need, those that need no call. */
-bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t)
+ * again now? The same rules as cm_reuse_need, those that need no call
+ * (the first of them inline: internal.h's cm_reuse_ready_unlocked). */
+bool cm_reuse_ready_rules_unlocked(cm_device *d, const cm_tag *t)
 {
 	switch (d->free_fence) {
 	case CM_FENCE_NONE: return true;
@@ -158,15 +159,6 @@ bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t)
 		return atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0 || /* rule 4 */
 		       t->epoch <= atomic_load(&d->ordered_epoch) || cm_quiet(d) || cm_tag_complete(d, t);
 	}
-}
-
-/* Whether cm_reuse_ready_unlocked can say yes on this device at all. */
-bool cm_reuse_may_be_ready_unlocked(cm_device *d)
-{
-	return d->free_fence == CM_FENCE_NONE ||
-	       (d->free_fence == CM_FENCE_GPU &&
-		(d->heap->sees_submissions ||
-		 atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0));
 }
 
 static cm_need cm_reuse_need(cm_device *d, const cm_request *rq, const cm_tag *t)

@@ -422,8 +422,25 @@ cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);
 bool cm_tag_poll_complete(cm_device *d, const cm_tag *t);
 cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b);
-bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t);
-bool cm_reuse_may_be_ready_unlocked(cm_device *d);
+/* The fast path's questions (tcache.c), fence.c's rules; the common
+ * answers inline, so that a pair makes no call: with free_fence:gpu and
+ * no user stream, a block this thread freed is ready (rule 4). */
+bool cm_reuse_ready_rules_unlocked(cm_device *d, const cm_tag *t);
+static inline bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t)
+{
+	if (CM_LIKELY(d->free_fence == CM_FENCE_GPU) &&
+	    atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0)
+		return true;
+	return cm_reuse_ready_rules_unlocked(d, t);
+}
+/* Whether cm_reuse_ready_unlocked can say yes on this device at all. */
+static inline bool cm_reuse_may_be_ready_unlocked(const cm_device *d)
+{
+	return d->free_fence == CM_FENCE_NONE ||
+	       (d->free_fence == CM_FENCE_GPU &&
+		(d->heap->sees_submissions ||
+		 atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0));
+}
 bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow);
 bool cm_pending_poll(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);
