@@ -306,7 +306,7 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 	 * double free; so a plain store suffices here, not a CAS. The tag is
 	 * written first and published by the release store: an OOM ladder
 	 * stealing the parked block reads it. */
-	if (!cm_tc_worth_parking(d, key)) /* first: a call, with little to keep across it */
+	if (!cm_tc_worth_parking(d, key))
 		return false;
 	size_t size = b->node.size;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
