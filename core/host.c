@@ -45,6 +45,7 @@ typedef struct cm_host_block {
 	uintptr_t addr;
 	struct cm_host_block *hash_next;
 	struct cm_host_block *lru_prev, *lru_next; /* free blocks, oldest first */
+	struct cm_host_block *pend_prev, *pend_next; /* pending blocks, oldest first */
 	size_t requested;
 	int dev;
 	uint8_t flags;
@@ -64,6 +65,7 @@ typedef struct cm_host {
 	cm_host_block *lru_head, *lru_tail;
 	uint64_t frees;       /* the free order: a pool serves its oldest fitting block first */
 	size_t pending_bytes; /* free blocks whose work is not proven complete yet */
+	cm_host_block *pend_head, *pend_tail; /* those blocks, in free order */
 	cm_stats stats; /* the host_ fields only */
 	/* Copies of those for the out-of-memory report, read without the
 	 * lock (it is printed under a device lock): written under it. */
@@ -165,8 +167,10 @@ static void cm_host_hash_remove(cm_host *c, cm_host_block *b)
  * pending. */
 static void cm_host_proved(cm_host *c, cm_host_block *b)
 {
-	if (b->pending)
-		c->pending_bytes -= b->node.size;
+	if (!b->pending)
+		return;
+	c->pending_bytes -= b->node.size;
+	CM_LIST_REMOVE_ENDS(c->pend_head, c->pend_tail, b, pend_prev, pend_next);
 	b->pending = false;
 }
 
@@ -265,8 +269,10 @@ static void cm_host_stamp(cm_host *c, cm_host_block *b)
 				       : 0;
 		b->pending |= b->epochs[i] != 0;
 	}
-	if (b->pending)
+	if (b->pending) {
 		c->pending_bytes += b->node.size;
+		CM_LIST_APPEND(c->pend_head, c->pend_tail, b, pend_prev, pend_next);
+	}
 }
 
 /* With free_fence:gpu, a collect covering b's free goes in flight now
@@ -374,8 +380,13 @@ static cm_host_block *cm_host_search(cm_host *c, int dev, unsigned flags, size_t
  * is freed (pinned_max_cached_mb: then the oldest block would go back, a
  * wait for the device and a new allocation each time). The host waits for
  * a pending block instead. */
-static bool cm_host_over_bound(const cm_host *c, size_t rounded)
+static bool cm_host_over_bound(cm_host *c, size_t rounded)
 {
+	/* Blocks are proven when examined; those the devices' completed
+	 * epochs now cover, oldest first (their epochs grow in free order),
+	 * stop counting before the bound is read. */
+	while (c->pend_head && cm_host_known_complete(c, c->pend_head))
+		;
 	size_t max_pending = c->heap->cfg.max_pending;
 	return c->pending_bytes + rounded > max_pending ||
 	       c->stats.host_cached_bytes + rounded > c->max_cached;
@@ -621,7 +632,8 @@ bool cm_host_check(cm_heap *h, FILE *err)
 	if (!c)
 		return true;
 	bool ok = true;
-	size_t blocks = 0, reserved = 0, cached = 0, pending = 0, free_blocks = 0, in_pools = 0;
+	size_t blocks = 0, reserved = 0, cached = 0, pending = 0, pending_blocks = 0, free_blocks = 0,
+	       in_pools = 0;
 	pthread_mutex_lock(&c->lock);
 	for (size_t i = 0; i < c->nbuckets; i++)
 		for (cm_host_block *b = c->buckets[i]; b; b = b->hash_next) {
@@ -630,19 +642,21 @@ bool cm_host_check(cm_heap *h, FILE *err)
 			if (b->free)
 				cached += b->node.size, free_blocks++;
 			if (b->pending)
-				pending += b->node.size, ok = ok && b->free;
+				pending += b->node.size, pending_blocks++, ok = ok && b->free;
 			if (cm_host_bucket(c, b->addr) != i || b->dev < 0 || b->dev >= h->ndev ||
 			    b->node.size != cm_host_round(b->node.size))
 				ok = false;
 		}
 	for (size_t i = 0; i < (size_t)h->ndev * (CM_HOST_FLAGS + 1); i++)
 		in_pools += cm_tree_count(c->pools[i]);
-	size_t aged = 0;
+	size_t aged = 0, pending_listed = 0;
 	for (cm_host_block *b = c->lru_head; b; b = b->lru_next)
 		aged++, ok = ok && b->free;
+	for (cm_host_block *b = c->pend_head; b; b = b->pend_next)
+		pending_listed++, ok = ok && b->pending;
 	if (!ok || blocks != c->nblocks || reserved != c->stats.host_reserved_bytes ||
 	    cached != c->stats.host_cached_bytes || in_pools != free_blocks || aged != free_blocks ||
-	    cached > c->max_cached || pending != c->pending_bytes) {
+	    cached > c->max_cached || pending != c->pending_bytes || pending_listed != pending_blocks) {
 		fprintf(err, "host cache: %zu blocks (counted %zu), %zu reserved (counted %zu), %zu "
 			     "cached (counted %zu, bound %zu), %zu pending (counted %zu), %zu free, "
 			     "%zu indexed, %zu aged\n",
