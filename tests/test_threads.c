@@ -3,6 +3,7 @@
  * Run under ThreadSanitizer in CI. Each block carries a pattern checked
  * at free; the consistency checker runs once the threads have joined. */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
@@ -157,45 +158,68 @@ enum { RACE_OPS = 300000, RACE_SMALL = 4096 };
 
 typedef struct race {
 	fixture f;
-	_Atomic bool done;
+	_Atomic bool started, done;
 } race;
 
-/* Allocates and frees one small size: after the first, every allocation
- * is a take from the thread's cache. Each block carries the thread's
- * mark while held: a block taken back while live would be handed to the
- * other thread, which overwrites it. */
+static uint64_t cm_taken_back(race *r)
+{
+	cm_stats st;
+	cm_stats_get(r->f.heap, 0, &st);
+	return st.parked_taken_back;
+}
+
+/* Allocates and frees one small size, four blocks at a time, which then
+ * stay parked a while: after the first round, every allocation is a take
+ * from the thread's cache. Each block carries the thread's mark while
+ * held: a block taken back while live would be handed to the other
+ * thread, which overwrites it. */
 static void race_small_pairs(race *r, unsigned char mark, int ops)
 {
-	for (int i = 0; i < ops; i++) {
-		uintptr_t p = 0;
-		assert_int_equal(cm_malloc(r->f.heap, 0, RACE_SMALL, &p), CM_OK);
-		memset((void *)p, mark, 64);
-		for (int k = 0; k < 64; k++)
-			assert_int_equal(((volatile unsigned char *)p)[k], mark);
-		assert_int_equal(cm_free(r->f.heap, p), CM_OK);
+	for (int i = 0; i < ops; i += 4) {
+		uintptr_t p[4];
+		for (int j = 0; j < 4; j++) {
+			assert_int_equal(cm_malloc(r->f.heap, 0, RACE_SMALL, &p[j]), CM_OK);
+			memset((void *)p[j], mark, 64);
+		}
+		for (int j = 0; j < 4; j++) {
+			for (int k = 0; k < 64; k++)
+				assert_int_equal(((volatile unsigned char *)p[j])[k], mark);
+			assert_int_equal(cm_free(r->f.heap, p[j]), CM_OK);
+		}
+		for (volatile int spin = 0; spin < 64; spin++)
+			; /* parked meanwhile */
 	}
 }
 
+/* Until the taker is done, and RACE_OPS pairs at least. */
 static void *race_owner(void *arg)
 {
 	race *r = arg;
-	race_small_pairs(r, 0xa5, RACE_OPS);
-	atomic_store(&r->done, true);
+	for (int n = 0; n < RACE_OPS || !atomic_load(&r->done); n += 1000) {
+		race_small_pairs(r, 0xa5, 1000);
+		atomic_store(&r->started, true);
+	}
 	return NULL;
 }
 
 /* Each new segment takes every parked block of the device back first
- * (cm_tc_steal_parked_locked): a large block on an emptied cache. */
+ * (cm_tc_steal_parked_locked): a large block on an emptied cache. Until
+ * 50 blocks were taken back (at most 20000 rounds, however the threads
+ * are scheduled). */
 static void *race_taker(void *arg)
 {
 	race *r = arg;
-	while (!atomic_load(&r->done)) {
+	while (!atomic_load(&r->started))
+		sched_yield();
+	for (int round = 0; round < 20000 && cm_taken_back(r) < 50; round++) {
 		uintptr_t q = 0;
 		assert_int_equal(cm_malloc(r->f.heap, 0, 64 << 20, &q), CM_OK);
 		assert_int_equal(cm_free(r->f.heap, q), CM_OK);
+		cm_thread_flush(r->f.heap); /* its own cache may park q */
 		cm_release_cached(r->f.heap, 0);
 		race_small_pairs(r, 0x5a, 4);
 	}
+	atomic_store(&r->done, true);
 	return NULL;
 }
 
@@ -213,9 +237,10 @@ static void run_take_race(void)
 	fixture_check(&r->f);
 	cm_stats st;
 	cm_stats_get(r->f.heap, 0, &st);
-	print_message("  take race: thread-cache hits %lu, taken back %lu\n",
-		      (unsigned long)st.thread_cache_hits, (unsigned long)st.parked_taken_back);
-	assert_true(st.parked_taken_back > 0);
+	print_message("  take race: thread-cache hits %lu, taken back %lu, segments made %lu\n",
+		      (unsigned long)st.thread_cache_hits, (unsigned long)st.parked_taken_back,
+		      (unsigned long)st.raw_alloc_calls);
+	assert_true(st.parked_taken_back > 0); /* 50 unless the threads hardly ran together */
 	assert_true(st.thread_cache_hits > RACE_OPS / 2);
 	fixture_close(&r->f);
 	free(r);
