@@ -1,5 +1,6 @@
 /* scripts/gpu/bench_common.h - what the GPU benchmarks share: a checked
- * CUDA call, the host clock, the median, and (where CM_BENCH_PROVIDER is
+ * CUDA call, the host clock, the median, a calibrated median of batches,
+ * and (where CM_BENCH_PROVIDER is
  * defined, with _GNU_SOURCE before the first include) which library
  * serves cudaMalloc, and the raw|lib mode. */
 #ifndef CM_BENCH_COMMON_H
@@ -37,6 +38,32 @@ static double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Median ns per item of batch(arg, n), which runs n items: after a
+ * warm-up of 20, batches sized to last at least 1 ms (at most 200000
+ * items), median of 31 of them. */
+#define BATCHES 31
+
+static double batch_median_ns(void (*batch)(void *arg, long n), void *arg)
+{
+	batch(arg, 20); /* warm up: fill the caches, load the code paths */
+	long n = 1;
+	for (;;) {
+		double t0 = now_ns();
+		batch(arg, n);
+		double dt = now_ns() - t0;
+		if (dt >= 1e6 || n >= 200000)
+			break;
+		n *= dt < 1e5 ? 8 : 2;
+	}
+	double per[BATCHES];
+	for (int b = 0; b < BATCHES; b++) {
+		double t0 = now_ns();
+		batch(arg, n);
+		per[b] = (now_ns() - t0) / (double)n;
+	}
+	return median(per, BATCHES);
 }
 
 #ifdef CM_BENCH_PROVIDER

@@ -45,47 +45,34 @@ enum pair_kind { PAIR_MALLOC, PAIR_ASYNC };
 
 static cudaStream_t g_async_stream;
 
-static void pair_batch(enum pair_kind k, size_t size, long n)
+typedef struct pair_arg {
+	enum pair_kind kind;
+	size_t size;
+} pair_arg;
+
+static void pair_batch(void *arg, long n)
 {
+	const pair_arg *a = (const pair_arg *)arg;
 	void *p;
 	for (long i = 0; i < n; i++) {
-		if (k == PAIR_MALLOC) {
-			CHECK(cudaMalloc(&p, size));
+		if (a->kind == PAIR_MALLOC) {
+			CHECK(cudaMalloc(&p, a->size));
 			CHECK(cudaFree(p));
 		} else {
-			CHECK(cudaMallocAsync(&p, size, g_async_stream));
+			CHECK(cudaMallocAsync(&p, a->size, g_async_stream));
 			CHECK(cudaFreeAsync(p, g_async_stream));
 		}
 	}
-	if (k == PAIR_ASYNC)
+	if (a->kind == PAIR_ASYNC)
 		CHECK(cudaStreamSynchronize(g_async_stream));
 }
-
-#define BATCHES 31
 
 /* Median ns per pair. The stream sync that ends an async batch is inside
  * the batch's time but amortised over at least 1 ms of pairs. */
 static double pair_median_ns(enum pair_kind k, size_t size)
 {
-	/* warm up: fill the caches, load the code paths */
-	pair_batch(k, size, 20);
-	/* calibrate: at least 1 ms a batch, at most 200000 pairs */
-	long n = 1;
-	for (;;) {
-		double t0 = now_ns();
-		pair_batch(k, size, n);
-		double dt = now_ns() - t0;
-		if (dt >= 1e6 || n >= 200000)
-			break;
-		n *= dt < 1e5 ? 8 : 2;
-	}
-	double per[BATCHES];
-	for (int b = 0; b < BATCHES; b++) {
-		double t0 = now_ns();
-		pair_batch(k, size, n);
-		per[b] = (now_ns() - t0) / (double)n;
-	}
-	return median(per, BATCHES);
+	pair_arg a = {k, size};
+	return batch_median_ns(pair_batch, &a);
 }
 
 /* ---- the alloc / launch / free loop ---- */

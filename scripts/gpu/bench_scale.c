@@ -34,17 +34,16 @@
 #define CM_BENCH_PROVIDER
 #include "bench_common.h" /* CHECK, now_ns, median, malloc_provider */
 
-#define BATCHES 31
 #define ROUNDS 7
 #define MORE 1000
 
 static const size_t live_sizes[] = {512, 1024, 4096, 16384};
 
-static void pairs(size_t size, long n)
+static void pairs(void *size, long n)
 {
 	void *p;
 	for (long i = 0; i < n; i++) {
-		CHECK(cudaMalloc(&p, size));
+		CHECK(cudaMalloc(&p, *(size_t *)size));
 		CHECK(cudaFree(p));
 	}
 }
@@ -52,23 +51,7 @@ static void pairs(size_t size, long n)
 /* Median ns per pair, batches of at least 1 ms (at most 200000 pairs). */
 static double pair_ns(size_t size)
 {
-	pairs(size, 20);
-	long n = 1;
-	for (;;) {
-		double t0 = now_ns();
-		pairs(size, n);
-		double dt = now_ns() - t0;
-		if (dt >= 1e6 || n >= 200000)
-			break;
-		n *= dt < 1e5 ? 8 : 2;
-	}
-	double per[BATCHES];
-	for (int b = 0; b < BATCHES; b++) {
-		double t0 = now_ns();
-		pairs(size, n);
-		per[b] = (now_ns() - t0) / (double)n;
-	}
-	return median(per, BATCHES);
+	return batch_median_ns(pairs, &size);
 }
 
 typedef struct live_row {

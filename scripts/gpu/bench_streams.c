@@ -11,7 +11,7 @@
  * Per count S: create, mean ns per cudaStreamCreateWithFlags(non-blocking)
  * while the S streams are made; churn, ns per create + destroy of one more
  * with the S alive (256 at a time, median of 7 rounds); pair, median ns
- * per cudaMalloc+cudaFree of 4 KiB with the S alive (31 batches of 1000);
+ * per cudaMalloc+cudaFree of 4 KiB with the S alive (31 batches of 1 ms);
  * destroy, mean ns per cudaStreamDestroy while the S end. Host clock; no
  * work on the streams. The figures under lib less those under raw are the
  * library's cost; gpu-check runs both in the same run.
@@ -29,8 +29,6 @@
 
 #define ROUNDS 7
 #define CHURN 256
-#define BATCHES 31
-#define PAIRS 1000
 
 static double make_streams(cudaStream_t *s, size_t n)
 {
@@ -57,19 +55,19 @@ static double churn_ns(void)
 	return median(t, ROUNDS);
 }
 
+static void pairs_4k(void *arg, long n)
+{
+	(void)arg;
+	void *p;
+	for (long i = 0; i < n; i++) {
+		CHECK(cudaMalloc(&p, 4096));
+		CHECK(cudaFree(p));
+	}
+}
+
 static double pair_ns(void)
 {
-	double t[BATCHES];
-	void *p;
-	for (int b = 0; b < BATCHES; b++) {
-		double t0 = now_ns();
-		for (int i = 0; i < PAIRS; i++) {
-			CHECK(cudaMalloc(&p, 4096));
-			CHECK(cudaFree(p));
-		}
-		t[b] = (now_ns() - t0) / PAIRS;
-	}
-	return median(t, BATCHES);
+	return batch_median_ns(pairs_4k, NULL);
 }
 
 int main(int argc, char **argv)
