@@ -439,7 +439,7 @@ static bool cm_collect_record_busy(cm_device *d, cm_collect *c)
  * work; once all complete, every free before it is complete. Polled,
  * never waited for unless the pending bound is reached (collect path). At
  * most two in flight: d->collect, the oldest, and d->collect_next, which
- * only a pinned free starts (cm_epoch_cover). */
+ * only pinned memory starts (cm_collect_cover). */
 static void cm_collect_start_in(cm_device *d, cm_collect *c)
 {
 	if (c->active || cm_stream_capturing(d, CM_STREAM_LEGACY))
@@ -611,32 +611,36 @@ static bool cm_collect_covers(const cm_device *d, uint64_t e)
 	       (d->collect_next.active && e <= d->collect_next.epoch);
 }
 
-/* At a free whose completion a later allocation asks for (pinned host
- * blocks): a collect covering epoch e in flight now, the second one if
- * the oldest started before e, so that the proof arrives with the work's
- * completion: a staging loop then turns over two buffers. With two in
- * flight and neither covering e, e waits for a later one. */
-void cm_epoch_cover(cm_device *d, uint64_t e)
+/* A collect covering epoch e in flight: the oldest if none is, else the
+ * second; with two in flight and neither covering e, a second once the
+ * oldest completed, else none (e waits for a later one). */
+static void cm_collect_cover(cm_device *d, uint64_t e)
 {
-	if (cm_epoch_known_or_idle(d, e) || cm_collect_covers(d, e))
+	if (cm_collect_covers(d, e))
 		return;
 	if (d->collect_next.active && !cm_collect_poll_now(d))
 		return;
 	cm_collect_start_in(d, d->collect.active ? &d->collect_next : &d->collect);
 }
 
+/* At a free whose completion a later allocation asks for (pinned host
+ * blocks): its proof in flight now, so that it arrives with the work's
+ * completion: a staging loop then turns over two buffers. */
+void cm_epoch_cover(cm_device *d, uint64_t e)
+{
+	if (!cm_epoch_known_or_idle(d, e))
+		cm_collect_cover(d, e);
+}
+
 /* Pinned host memory is written by the host as soon as it is handed out,
  * so its reuse needs completion, not order: every free with an epoch <= e
- * complete. A collect in flight that covers e is polled; none in flight,
- * one is started (and polled: an idle device answers at once). */
+ * complete. The collects in flight are polled, after one covering e is
+ * started where none does (an idle device answers at once). */
 bool cm_epoch_poll_complete(cm_device *d, uint64_t e)
 {
 	if (cm_epoch_known_or_idle(d, e))
 		return true;
-	cm_collect_poll_now(d);
-	if (e <= atomic_load(&d->completed_epoch) || cm_collect_covers(d, e))
-		return e <= atomic_load(&d->completed_epoch);
-	cm_epoch_cover(d, e);
+	cm_collect_cover(d, e);
 	cm_collect_poll_now(d);
 	return e <= atomic_load(&d->completed_epoch);
 }

@@ -19,14 +19,19 @@
  * it. A free stamps each device in use with its epoch (the fence protocol,
  * fence.c); the block is handed out again once every such epoch is
  * complete on its device (cm_epoch_poll_complete: a collect, polled
- * without waiting). free_fence:host synchronizes the devices instead;
+ * without waiting), a collect covering the free put in flight at the free
+ * (cm_epoch_cover). free_fence:host synchronizes the devices instead;
  * free_fence:none trusts the program (and the late-copy race shows it).
- * A block not proven yet stays cached; the request takes fresh memory.
+ * A pool serves its oldest fitting block first. A block not proven yet
+ * stays cached and pending (the pend list, in free order); the request
+ * takes fresh memory while the pending bytes stay within max_pending_mb,
+ * else the host waits for the oldest fitting block.
  *
  * Bound: cached bytes (free blocks) never exceed pinned_max_cached_mb; the
  * oldest free blocks go back first (the backend's host_free waits for the
- * device, as cudaFreeHost does, so no proof is needed to release). A failed
- * backend allocation releases every cached block and retries once.
+ * device, as cudaFreeHost does, so no proof is needed to release), and a
+ * request that would make one go back waits for a pending block instead. A
+ * failed backend allocation releases every cached block and retries once.
  *
  * Lock order: the host lock before a device lock, never under one.
  */

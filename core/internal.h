@@ -266,7 +266,7 @@ struct cm_device {
 	bool fence_recorded;
 	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
 	cm_collect collect;      /* the oldest collect (fence.c) */
-	cm_collect collect_next; /* a second, started only by a pinned free */
+	cm_collect collect_next; /* a second, started only for pinned memory */
 
 	cm_event *event_pool; /* streams.c */
 	size_t nevents_pooled, event_pool_cap;
