@@ -387,6 +387,7 @@ cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread
 cm_stream_rec *cm_stream_find(cm_device *d, cm_stream s);
 cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool ran);
 bool cm_stream_capturing(cm_device *d, cm_stream s);
+#define CM_REAP_PENDING 4 /* pending zombies one reap asks about (streams.c) */
 void cm_stream_reap(cm_device *d, bool all_complete);
 void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed);
 void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);

@@ -41,17 +41,11 @@
 	} while (0)
 
 /* node leaves a list with a last end. */
-#define CM_LIST_REMOVE_ENDS(first, last, node, prev, next)    \
-	do {                                                  \
-		if ((node)->prev)                             \
-			(node)->prev->next = (node)->next;    \
-		else                                          \
-			(first) = (node)->next;               \
-		if ((node)->next)                             \
-			(node)->next->prev = (node)->prev;    \
-		else                                          \
-			(last) = (node)->prev;                \
-		(node)->prev = (node)->next = NULL;           \
+#define CM_LIST_REMOVE_ENDS(first, last, node, prev, next) \
+	do {                                               \
+		if (!(node)->next)                         \
+			(last) = (node)->prev;             \
+		CM_LIST_REMOVE(first, node, prev, next);   \
 	} while (0)
 
 #endif

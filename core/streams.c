@@ -365,8 +365,6 @@ cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread
 	return cm_stream_adopt(d, s, out);
 }
 
-#define CM_REAP_PENDING 4 /* pending zombies one reap asks about */
-
 /* Zombies whose tail event completed are forgotten, the oldest first. A
  * pending one goes to the newest end and a call stops after
  * CM_REAP_PENDING of them, so it costs O(reaped + CM_REAP_PENDING) however

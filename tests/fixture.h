@@ -84,6 +84,13 @@ static inline cm_stream fixture_stream(fixture *f, bool nonblocking)
 	return s;
 }
 
+/* The library told of s's destruction, then the device destroys it. */
+static inline void fixture_stream_end(fixture *f, cm_stream s)
+{
+	assert_int_equal(cm_stream_destroying(f->heap, 0, s), CM_OK);
+	assert_int_equal(sim_stream_destroy(f->sim, 0, s), CM_OK);
+}
+
 static inline void fixture_stream_sync(fixture *f, cm_stream s)
 {
 	const cm_backend *be = sim_backend(f->sim);

@@ -589,8 +589,7 @@ static void test_rule5_stream_lifetime(void **state)
 	cm_stream a = fixture_stream(&f, true);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
 	uintptr_t p = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_stream_destroying(f.heap, 0, a), CM_OK);
-	assert_int_equal(sim_stream_destroy(f.sim, 0, a), CM_OK);
+	fixture_stream_end(&f, a);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
 	sim_log_clear(f.sim);
 	/* Still pending on the dead stream: a fence waits on its tail. */
@@ -626,8 +625,7 @@ static void test_stream_records_reused(void **state)
 		cm_stream s = fixture_stream(&f, i % 2 == 0);
 		uintptr_t p = fixture_malloc_async(&f, 4096, s);
 		assert_int_equal(cm_free_async(f.heap, p, s), CM_OK);
-		assert_int_equal(cm_stream_destroying(f.heap, 0, s), CM_OK);
-		assert_int_equal(sim_stream_destroy(f.sim, 0, s), CM_OK);
+		fixture_stream_end(&f, s);
 		if (i % 10 == 9)
 			fixture_device_sync(&f);
 	}

@@ -165,7 +165,6 @@ static void test_parked_cross_thread_free(void **state)
 #define ALIVE 2000
 #define CHURNED 100000
 #define BATCH 100
-#define REAP_PENDING 4 /* streams.c's CM_REAP_PENDING */
 
 /* Destroys s; returns how many segments its pools held. */
 static size_t end_stream(fixture *f, cm_stream s)
@@ -173,8 +172,7 @@ static size_t end_stream(fixture *f, cm_stream s)
 	cm_stream_rec *r = cm_stream_find(&f->heap->devs[0], s);
 	assert_non_null(r);
 	size_t segs = r->small.segments + r->large.segments;
-	assert_int_equal(cm_stream_destroying(f->heap, 0, s), CM_OK);
-	assert_int_equal(sim_stream_destroy(f->sim, 0, s), CM_OK);
+	fixture_stream_end(f, s);
 	return segs;
 }
 
@@ -183,7 +181,7 @@ static size_t end_stream(fixture *f, cm_stream s)
  * holds throughout, and ending a stream visits only what ends (counted by
  * the device, not timed). Orphaning visits the dead stream's own segment,
  * none of the ALIVE others; reaping visits each zombie it retires plus at
- * most REAP_PENDING pending ones a call, never the live streams (a walk
+ * most CM_REAP_PENDING pending ones a call, never the live streams (a walk
  * over the non-blocking list visited ALIVE records at every creation). */
 static void test_stream_churn(void **state)
 {
@@ -223,7 +221,7 @@ static void test_stream_churn(void **state)
 		      " segments visited, the dead streams held %zu\n",
 		      calls, visits, d->visits.orphan - orphaned, dead_segs);
 	assert_true(calls >= CHURNED);
-	assert_true(visits <= CHURNED + REAP_PENDING * calls);
+	assert_true(visits <= CHURNED + CM_REAP_PENDING * calls);
 	assert_true(dead_segs >= CHURNED / BATCH); /* the last of each batch keeps one */
 	assert_int_equal(d->visits.orphan - orphaned, dead_segs);
 	for (size_t i = 0; i < ALIVE; i++) {
@@ -235,7 +233,7 @@ static void test_stream_churn(void **state)
 	fixture_close(&f);
 }
 
-/* Zombies whose tails are held: each reap asks at most REAP_PENDING of
+/* Zombies whose tails are held: each reap asks at most CM_REAP_PENDING of
  * them and sends them to the back, so one that completed behind them is
  * still reaped within a few creations, and no creation asks them all. */
 static void test_pending_zombies_rotated(void **state)
@@ -257,17 +255,17 @@ static void test_pending_zombies_rotated(void **state)
 	assert_int_equal(be->stream_synchronize(be->ctx, 0, done), CM_OK); /* its tail completed */
 	assert_int_equal(sim_stream_destroy(f.sim, 0, done), CM_OK);
 	assert_int_equal(atomic_load(&d->zombies), HELD + 1);
-	cm_stream later[HELD / REAP_PENDING + 1];
-	for (size_t i = 0; i < HELD / REAP_PENDING + 1; i++) {
+	cm_stream later[HELD / CM_REAP_PENDING + 1];
+	for (size_t i = 0; i < HELD / CM_REAP_PENDING + 1; i++) {
 		uint64_t visits = d->visits.reap;
 		later[i] = fixture_stream(&f, true);
-		assert_true(d->visits.reap - visits <= REAP_PENDING + 1);
+		assert_true(d->visits.reap - visits <= CM_REAP_PENDING + 1);
 	}
 	assert_int_equal(atomic_load(&d->zombies), HELD);
 	fixture_check(&f);
 	for (size_t i = 0; i < HELD; i++)
 		sim_gate_open(gates[i]);
-	for (size_t i = 0; i < HELD / REAP_PENDING + 1; i++)
+	for (size_t i = 0; i < HELD / CM_REAP_PENDING + 1; i++)
 		end_stream(&f, later[i]);
 	fixture_device_sync(&f);
 	assert_int_equal(atomic_load(&d->zombies), 0);

@@ -342,8 +342,7 @@ static void test_reaped_zombies_leave_device_quiet(void **state)
 	fixture_stream(&f, true);
 	for (int i = 0; i < 256; i++) {
 		cm_stream s = fixture_stream(&f, true);
-		assert_int_equal(cm_stream_destroying(f.heap, 0, s), CM_OK);
-		assert_int_equal(sim_stream_destroy(f.sim, 0, s), CM_OK);
+		fixture_stream_end(&f, s);
 	}
 	usleep(10000); /* the tails complete */
 	uintptr_t p = fixture_malloc(&f, 4096);
@@ -487,8 +486,7 @@ static void test_stream_churn_bounded(void **state)
 		assert_true(cm_submit_begin(f.heap, s)); /* work that touches no memory */
 		assert_int_equal(sim_host_func(f.sim, 0, s, submit_nothing, NULL), CM_OK);
 		cm_submit_end();
-		assert_int_equal(cm_stream_destroying(f.heap, 0, s), CM_OK);
-		assert_int_equal(sim_stream_destroy(f.sim, 0, s), CM_OK);
+		fixture_stream_end(&f, s);
 		assert_null(cm_dir_find(&f.heap->dir, s));
 	}
 	fixture_device_sync(&f);

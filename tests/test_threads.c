@@ -102,10 +102,7 @@ static void *work(void *arg)
 			assert_int_equal(cm_free(sh->f.heap, mine[i]), CM_OK);
 		mine[i] = 0;
 		if (rnd(w) % 4096 == 0) { /* streams come and go */
-			cm_stream s = sim_stream_create(sh->f.sim, 0, true);
-			assert_int_equal(cm_stream_created(sh->f.heap, 0, s, true), CM_OK);
-			assert_int_equal(cm_stream_destroying(sh->f.heap, 0, s), CM_OK);
-			assert_int_equal(sim_stream_destroy(sh->f.sim, 0, s), CM_OK);
+			fixture_stream_end(&sh->f, fixture_stream(&sh->f, true));
 		}
 		if (rnd(w) % 8192 == 0)
 			fixture_device_sync(&sh->f);
@@ -161,7 +158,7 @@ typedef struct race {
 	_Atomic bool started, done;
 } race;
 
-static uint64_t cm_taken_back(race *r)
+static uint64_t taken_back(race *r)
 {
 	cm_stats st;
 	cm_stats_get(r->f.heap, 0, &st);
@@ -211,7 +208,7 @@ static void *race_taker(void *arg)
 	race *r = arg;
 	while (!atomic_load(&r->started))
 		sched_yield();
-	for (int round = 0; round < 20000 && cm_taken_back(r) < 50; round++) {
+	for (int round = 0; round < 20000 && taken_back(r) < 50; round++) {
 		uintptr_t q = 0;
 		assert_int_equal(cm_malloc(r->f.heap, 0, 64 << 20, &q), CM_OK);
 		assert_int_equal(cm_free(r->f.heap, q), CM_OK);
