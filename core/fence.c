@@ -4,7 +4,8 @@
  * free, the stream it was freed on (with that stream's free sequence) and
  * the freeing thread. A tag says what must be true before the block may be
  * reused, and cm_reuse_need() is the one place that decides it (the fast
- * path asks cm_reuse_ready_unlocked, the same rules without a device call):
+ * path asks cm_reuse_ready_at_once and cm_reuse_ready_rules_unlocked, the
+ * same rules without a device call):
  *
  *   rule 1  freed on stream s, wanted by s               nothing
  *   rule 6  a synchronization after the free completed  nothing
@@ -149,7 +150,7 @@ static bool cm_quiet(cm_device *d)
 /* The fast path's question (tcache.c), without the lock and without a
  * device call: may a cudaMalloc block this thread freed be handed to it
  * again now? The same rules as cm_reuse_need, those that need no call
- * (the first of them inline: internal.h's cm_reuse_ready_unlocked). */
+ * (the first of them inline: internal.h's cm_reuse_ready_at_once). */
 bool cm_reuse_ready_rules_unlocked(cm_device *d, const cm_tag *t)
 {
 	switch (d->free_fence) {

@@ -38,6 +38,7 @@ static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 	d->index = index;
 	d->free_fence = (uint8_t)h->cfg.free_fence;
 	d->expandable = h->cfg.expandable_segments && cm_exp_supported(d);
+	cm_tc_new_generation(d);
 	pthread_mutex_init(&d->lock, NULL);
 	cm_fence_init_device(d);
 	return cm_stream_init_device(d);
@@ -81,7 +82,9 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->round_plain = cm_size_rounds_plain(cfg);
 	/* Tracing (oom_snapshot) and the event log see every call: no fast path. */
 	h->fast = cfg->oom_snapshot[0] == '\0' && cfg->log_path[0] == '\0';
-	h->devs = calloc((size_t)h->ndev, sizeof(*h->devs));
+	h->devs = aligned_alloc(_Alignof(cm_device), (size_t)h->ndev * sizeof(*h->devs));
+	if (h->devs)
+		memset(h->devs, 0, (size_t)h->ndev * sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired || cm_dir_init(&h->dir) != CM_OK) {
 		cm_dir_fini(&h->dir);

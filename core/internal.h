@@ -212,11 +212,20 @@ typedef struct cm_livemap {
 } cm_livemap;
 
 struct cm_device {
-	pthread_mutex_t lock;
-	cm_heap *heap;
+	/* What the per-thread caches' fast path reads (tcache.c, fence.c's
+	 * inline checks), in one cache line and not the lock's. */
+	_Alignas(64) cm_heap *heap;
 	int index;
 	uint8_t free_fence; /* the heap's, here for the fast path */
 	bool expandable;    /* expandable_segments, and the backend can */
+	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
+	/* lock-free read: a value no device of the heap had before, taken
+	 * whenever one of this device's stream records dies (streams.c), so
+	 * that per-thread caches drop blocks keyed by a dead stream. */
+	_Atomic uint64_t tc_gen;
+	_Atomic uint64_t epoch; /* stamped on every free (fence.c) */
+
+	_Alignas(64) pthread_mutex_t lock;
 
 	cm_pool none_small, none_large; /* cudaMalloc's pools */
 	/* Stream records (streams.c); zombies and stream_gen below too. */
@@ -226,7 +235,6 @@ struct cm_device {
 	cm_stream_rec *nb_list;       /* non-blocking streams, live and zombie */
 	size_t nb_count;
 	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
-	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
 	cm_stream_rec *user_list;     /* the records user_streams counts */
 	cm_stream_rec *zombie_oldest, *zombie_newest; /* the zombies, for reaping */
 	/* For the tests: records and segments the stream paths visited
@@ -240,7 +248,6 @@ struct cm_device {
 	_Atomic(cm_stream_rec *) ran_list; /* every record whose flag may be set (streams.c) */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
-	_Atomic uint32_t stream_gen;   /* lock-free read: bumped on destroy */
 
 	cm_tnode *idle_small, *idle_large; /* wholly free segments */
 	/* Free blocks awaiting a proof (an order or a completion) before
@@ -256,8 +263,7 @@ struct cm_device {
 	cm_tc_dev *tc_list; /* the per-thread caches bound to the device (tcache.c) */
 	_Atomic uint64_t large_place_gen; /* lock-free read: bumped when a large pool changes */
 
-	/* The epoch protocol (fence.c). lock-free reads. */
-	_Atomic uint64_t epoch;           /* stamped on every free */
+	/* The epoch protocol (fence.c), with epoch above. lock-free reads. */
 	_Atomic uint64_t ordered_epoch;   /* a fence was issued after these */
 	_Atomic uint64_t completed_epoch; /* their work is proven complete */
 	cm_event fence_event;             /* the last fence's legacy event */
@@ -301,6 +307,7 @@ struct cm_heap {
 	const cm_backend *be;
 	cm_config cfg;
 	uint64_t id; /* unique over the process: per-thread caches check it */
+	_Atomic uint64_t tc_gens; /* the last device tc_gen handed out (tcache.c) */
 	bool round_plain; /* no roundup_power2_divisions: round inline */
 	bool fast;        /* the per-thread caches may serve (not while tracing) */
 	int ndev;
@@ -424,17 +431,17 @@ bool cm_tag_complete(cm_device *d, const cm_tag *t);
 bool cm_tag_poll_complete(cm_device *d, const cm_tag *t);
 cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b);
 /* The fast path's questions (tcache.c), fence.c's rules; the common
- * answers inline, so that a pair makes no call: with free_fence:gpu and
- * no user stream, a block this thread freed is ready (rule 4). */
+ * answers inline, so that a pair makes no call. cm_reuse_ready_at_once:
+ * any cudaMalloc block this thread freed on d is ready now, whatever its
+ * tag (with free_fence:gpu and no user stream: rule 4); otherwise
+ * cm_reuse_ready_rules_unlocked answers for the block's tag. */
 bool cm_reuse_ready_rules_unlocked(cm_device *d, const cm_tag *t);
-static inline bool cm_reuse_ready_unlocked(cm_device *d, const cm_tag *t)
+static inline bool cm_reuse_ready_at_once(const cm_device *d)
 {
-	if (CM_LIKELY(d->free_fence == CM_FENCE_GPU) &&
-	    atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0)
-		return true;
-	return cm_reuse_ready_rules_unlocked(d, t);
+	return CM_LIKELY(d->free_fence == CM_FENCE_GPU) &&
+	       atomic_load_explicit(&d->user_streams, memory_order_acquire) == 0;
 }
-/* Whether cm_reuse_ready_unlocked can say yes on this device at all. */
+/* Whether the fast path can hand a cudaMalloc block out again on d at all. */
 static inline bool cm_reuse_may_be_ready_unlocked(const cm_device *d)
 {
 	return d->free_fence == CM_FENCE_NONE ||
@@ -485,6 +492,9 @@ void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b);
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d);
 void cm_tc_before_slow_path_locked(cm_tcache *tc, cm_device *d);
 size_t cm_tc_steal_parked_locked(cm_device *d);
+/* Gives d a tc_gen no device of the heap had: blocks cached under the old
+ * one are no longer handed out (at init and when a stream record dies). */
+void cm_tc_new_generation(cm_device *d);
 void cm_tc_heap_fini(cm_heap *h);
 void cm_tc_stats(cm_heap *h, int dev, cm_stats *st);
 bool cm_tc_check(cm_heap *h, FILE *err);

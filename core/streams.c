@@ -26,7 +26,7 @@
  *   destruction and reaping cost what they touch, not what is alive;
  * - a new non-blocking stream is ordered after everything enqueued before
  *   it (cm_stream_order_new, rule 5);
- * - stream_gen is bumped whenever a handle's record dies, so per-thread
+ * - tc_gen moves on whenever a handle's record dies, so per-thread
  *   cache bins keyed by the handle are dropped.
  * - a record is in the directory (dir_handle set) exactly while it is a
  *   live user stream of a heap that sees submissions.
@@ -502,7 +502,7 @@ void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 		if (atomic_exchange(&r->dir_handle, 0))
 			cm_dir_remove(&d->heap->dir, r->handle, r);
 		atomic_store(&r->ran, 0); /* its tail (or the caller) covers its work */
-		atomic_fetch_add(&d->stream_gen, 1); /* invalidates cached blocks keyed by it */
+		cm_tc_new_generation(d); /* drops cached blocks keyed by it */
 	}
 	cm_stream_orphan_segments(d, r);
 	if (destroyed && cm_stream_record_tail(d, r)) {
@@ -545,7 +545,7 @@ void cm_stream_forget_all(cm_device *d)
 	d->user_list = d->zombie_oldest = d->zombie_newest = NULL;
 	atomic_store(&d->user_streams, 0);
 	atomic_store(&d->zombies, 0);
-	atomic_fetch_add(&d->stream_gen, 1);
+	cm_tc_new_generation(d);
 	d->birth_event = NULL;
 	d->retired_streams = NULL; /* their records stay dead; not reused */
 	d->nevents_pooled = 0;

@@ -26,8 +26,9 @@
  *
  * Reuse rules (docs/design.md, "The fence protocol") still hold: a bin
  * keyed by a stream serves only that stream (rule 1), and is dropped when
- * any stream of the device is destroyed (stream_gen); a cudaMalloc bin
- * serves only what fence.c's cm_reuse_ready_unlocked allows.
+ * any stream of the device is destroyed (its tc_gen); a cudaMalloc bin
+ * serves only what fence.c's rules allow (cm_reuse_ready_at_once, else
+ * cm_reuse_ready_rules_unlocked).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,11 +46,12 @@
  * them: what it reads may be stale, the owner word's CAS decides. Two
  * whole cache lines: a bin's address and index are shifts. */
 typedef struct __attribute__((aligned(128))) cm_tc_bin {
-	size_t size;
+	size_t size;  /* 0: keyed to nothing, which no request matches */
 	cm_stream key;
-	uint64_t devgen; /* cm_tc_devgen(): the device and its stream generation */
+	uint64_t gen;   /* the device's tc_gen when keyed */
+	cm_tc_dev *td;  /* the device's counters and bin marks in this cache */
+	cm_stream_rec *rec; /* the stream of key, valid while gen is current */
 	_Atomic uint32_t count;
-	cm_stream_rec *rec; /* the stream of key, valid while devgen is current */
 	_Atomic(cm_block *) blocks[CM_TC_DEPTH];
 } cm_tc_bin;
 
@@ -64,9 +66,10 @@ typedef struct cm_tc_live {
  * with relaxed loads), and the flush request from the OOM ladder. A cache
  * bound to a heap is in each device's list (dev->tc_list, under that
  * device's lock), so that the device finds its parked blocks through the
- * bins marked in `bins` (written by the owner; a bin is marked before it
- * first holds a block of the device and unmarked when flushed) without a
- * walk over its live blocks. */
+ * bins marked in `bins` without a walk over its live blocks. Written by
+ * the owner: a bin is marked when keyed to the device (cm_tc_park_locked)
+ * and unmarked when flushed, which unkeys it; so the fast free, which
+ * fills only keyed bins, never marks. */
 struct cm_tc_dev {
 	_Atomic uint64_t hits, frees;
 	_Atomic bool flush_requested;
@@ -120,10 +123,15 @@ cm_stream_rec **cm_tc_per_thread_slot(cm_tcache *tc, int dev)
 	return &tc->devs[dev].per_thread;
 }
 
-static uint64_t cm_tc_devgen(const cm_device *d)
+static inline uint64_t cm_tc_gen(const cm_device *d)
 {
-	return (uint64_t)d->index << 32 |
-	       atomic_load_explicit(&d->stream_gen, memory_order_acquire);
+	return atomic_load_explicit(&d->tc_gen, memory_order_acquire);
+}
+
+void cm_tc_new_generation(cm_device *d)
+{
+	uint64_t gen = atomic_fetch_add_explicit(&d->heap->tc_gens, 1, memory_order_relaxed) + 1;
+	atomic_store_explicit(&d->tc_gen, gen, memory_order_release);
 }
 
 static size_t cm_tc_bin_index(size_t size, cm_stream key)
@@ -167,25 +175,42 @@ static inline uint64_t cm_tc_bin_bit(const cm_tcache *tc, const cm_tc_bin *bin)
 }
 
 /* Marks bin as possibly holding blocks of device dev, before it does. */
-static inline void cm_tc_mark_bin(cm_tcache *tc, int dev, const cm_tc_bin *bin)
+static inline void cm_tc_mark_bin(cm_tcache *tc, cm_tc_dev *td, const cm_tc_bin *bin)
 {
-	cm_tc_dev *td = &tc->devs[dev];
 	uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
 	uint64_t bit = cm_tc_bin_bit(tc, bin);
-	if (CM_UNLIKELY(!(bins & bit)))
+	if (!(bins & bit))
 		atomic_store_explicit(&td->bins, bins | bit, memory_order_relaxed);
 }
 
+/* Keys an empty bin to (size, key) on d, marked for d first. */
+static void cm_tc_key_bin(cm_tcache *tc, cm_tc_bin *bin, cm_device *d, size_t size, cm_stream key,
+			  cm_stream_rec *rec)
+{
+	bin->td = cm_tc_dev_of(tc, d->index);
+	cm_tc_mark_bin(tc, bin->td, bin);
+	bin->size = size;
+	bin->key = key;
+	bin->gen = cm_tc_gen(d);
+	bin->rec = rec;
+}
+
+/* Records a block this thread holds tc|LIVE in its live table, under a
+ * new ticket, so that its free can take the fast path. */
+static inline void cm_tc_record_live(cm_tcache *tc, cm_device *d, cm_block *b, uintptr_t addr)
+{
+	cm_tc_live *slot = &tc->live[cm_tc_live_index(addr)];
+	uint64_t ticket = ++tc->tickets;
+	atomic_store_explicit(&b->ticket, ticket, memory_order_relaxed);
+	*slot = (cm_tc_live){addr, b, ticket, d};
+}
 
 /* Registers a block just handed to this thread so that its free can take
  * the fast path. Called under the device lock or on a block tc owns. */
 static inline void cm_tc_register(cm_tcache *tc, cm_device *d, cm_block *b)
 {
-	cm_tc_live *slot = &tc->live[cm_tc_live_index(b->node.addr)];
-	uint64_t ticket = ++tc->tickets;
-	atomic_store_explicit(&b->ticket, ticket, memory_order_relaxed);
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_release);
-	*slot = (cm_tc_live){b->node.addr, b, ticket, d};
+	cm_tc_record_live(tc, d, b, b->node.addr);
 }
 
 void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
@@ -195,50 +220,72 @@ void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b)
 	cm_tc_register(tc, d, b);
 }
 
-/* always_inline, as cm_tc_free: one call frame from the entry point to
- * the block (the pair's cost, docs/benchmarks.md). */
-static inline __attribute__((always_inline)) bool
-cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream key, uintptr_t *out)
+/* The bin that serves (rounded, key) on d, when it holds a block. */
+static inline cm_tc_bin *cm_tc_bin_serving(cm_tcache *tc, const cm_device *d, size_t rounded,
+					   cm_stream key)
+{
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(rounded, key)];
+	if (!cm_tc_bin_count(bin) || bin->size != rounded || bin->key != key ||
+	    bin->gen != cm_tc_gen(d))
+		return NULL;
+	return bin;
+}
+
+/* The cache's allocation: the block on top of the bin serving (rounded,
+ * key) on d, or 0 with nothing changed. ruled: a cudaMalloc block may be
+ * handed out only as fence.c's rules allow, which the caller could not
+ * answer from the device alone (cm_reuse_ready_at_once). always_inline,
+ * as cm_tc_free: no call frame between the entry point and the block
+ * (the pair's cost, docs/benchmarks.md). */
+static inline __attribute__((always_inline)) uintptr_t
+cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream key, bool ruled)
 {
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
-		return false;
-	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(rounded, key)];
+		return 0;
+	cm_tc_bin *bin = cm_tc_bin_serving(tc, d, rounded, key);
+	if (!bin)
+		return 0;
 	uint32_t count = cm_tc_bin_count(bin);
-	if (!count || bin->size != rounded || bin->key != key || bin->devgen != cm_tc_devgen(d))
-		return false;
 	cm_block *b = cm_tc_bin_at(bin, count - 1);
 	uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
 	if (!atomic_compare_exchange_strong_explicit(&b->owner, &parked,
 						     (uintptr_t)tc | CM_OWNER_LIVE,
 						     memory_order_acq_rel, memory_order_acquire))
-		return false; /* stolen by the OOM ladder: the slow path flushes */
+		return 0; /* stolen by the OOM ladder: the slow path flushes */
 	/* Ours now: its tag can be read without racing a steal. */
-	if (key == CM_KEY_NONE && !cm_reuse_ready_unlocked(d, &b->tag)) {
+	if (ruled && !cm_reuse_ready_rules_unlocked(d, &b->tag)) {
 		atomic_store_explicit(&b->owner, parked, memory_order_release);
-		return false;
+		return 0;
 	}
 	cm_tc_bin_set_count(bin, count - 1);
-	if (count == 1 && bin == tc->large_bin)
+	if (CM_UNLIKELY(rounded > CM_SMALL_REQUEST) && count == 1 && bin == tc->large_bin)
 		tc->large_bin = NULL;
 	tc->parked_bytes -= rounded;
 	b->requested = size; /* what the range queries answer (cm_pointer_info) */
-	cm_tc_register(tc, d, b);
-	cm_tc_count(&cm_tc_dev_of(tc, d->index)->hits);
-	*out = b->node.addr;
-	return true;
+	uintptr_t addr = b->node.addr;
+	cm_tc_record_live(tc, d, b, addr); /* the CAS made it tc|LIVE */
+	cm_tc_count(&bin->td->hits);
+	return addr;
+}
+
+/* Not inlined: the pairs that need no rule stay free of its call. */
+static __attribute__((noinline)) uintptr_t cm_tc_malloc_ruled(cm_heap *h, cm_device *d,
+							      size_t rounded, size_t size)
+{
+	return cm_tc_malloc(h, d, rounded, size, CM_KEY_NONE, true);
 }
 
 static inline bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const cm_device *d,
-			      size_t size, cm_stream key)
+				     size_t size, cm_stream key)
 {
 	return cm_tc_bin_count(bin) < CM_TC_DEPTH && tc->parked_bytes + size <= CM_TC_MAX_BYTES &&
-	       bin->size == size && bin->key == key && bin->devgen == cm_tc_devgen(d);
+	       bin->size == size && bin->key == key && bin->gen == cm_tc_gen(d);
 }
 
 /* Called once the block is published as parked, when another thread may
  * already be taking it back: the block itself is not read here. The bin
- * is marked for the block's device already. */
+ * is keyed, so marked for the block's device already. */
 static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
 {
 	uint32_t count = cm_tc_bin_count(bin);
@@ -286,8 +333,13 @@ static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 	return key != CM_KEY_NONE || cm_reuse_may_be_ready_unlocked(d);
 }
 
+static bool cm_tc_free_large(cm_heap *h, uintptr_t ptr, cm_stream key);
+
+/* The cache's free: parks ptr's block in the bin of its size and key, or
+ * false with nothing changed. small: blocks larger than CM_SMALL_REQUEST
+ * go to cm_tc_free_large, whose rules the common pair need not carry. */
 static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr_t ptr,
-								   cm_stream key)
+								   cm_stream key, bool small)
 {
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
@@ -309,58 +361,89 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 	if (!cm_tc_worth_parking(d, key))
 		return false;
 	size_t size = b->node.size;
+	if (small && size > CM_SMALL_REQUEST)
+		return cm_tc_free_large(h, ptr, key);
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
-	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || !cm_tc_large_ok(tc, bin, b, d))
+	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || (!small && !cm_tc_large_ok(tc, bin, b, d)))
 		return false;
-	b->tag = (cm_tag){
-		.epoch = atomic_load(&d->epoch),
-		.stream = bin->rec,
-		.stream_gen = bin->rec ? bin->rec->gen : 0,
-		.thread = tc->thread,
-		.seq = bin->rec ? atomic_load(&bin->rec->free_seq) : 0,
-	};
-	cm_tc_mark_bin(tc, d->index, bin);
+	cm_stream_rec *rec = bin->rec; /* field by field: fewer registers held */
+	b->tag.epoch = atomic_load_explicit(&d->epoch, memory_order_acquire);
+	b->tag.stream = rec;
+	b->tag.stream_gen = rec ? rec->gen : 0;
+	b->tag.thread = tc->thread;
+	b->tag.seq = rec ? atomic_load(&rec->free_seq) : 0;
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	slot->addr = 0;
 	cm_tc_push(tc, bin, b, size);
-	cm_tc_count(&cm_tc_dev_of(tc, d->index)->frees);
+	cm_tc_count(&bin->td->frees);
 	return true;
+}
+
+static __attribute__((noinline)) bool cm_tc_free_large(cm_heap *h, uintptr_t ptr, cm_stream key)
+{
+	return cm_tc_free(h, ptr, key, false);
 }
 
 /* ---- the entry points: the cache first, the locked path on a miss ---- */
 
+/* The rounded size the cache serves, or 0: the slow path rounds (and
+ * rejects) everything else. */
 static inline size_t cm_tc_round(const cm_heap *h, size_t size)
 {
 	if (CM_LIKELY(h->round_plain && size - 1 < SIZE_MAX / 2))
 		return cm_size_round_plain(size);
-	return 0; /* the slow path rounds (and rejects) everything else */
+	return 0;
 }
 
-static inline __attribute__((always_inline)) cm_status
-cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out)
+static inline __attribute__((always_inline)) uintptr_t cm_tc_malloc_entry(cm_heap *h, int dev,
+									 size_t size, cm_stream key)
 {
 	size_t rounded = cm_tc_round(h, size);
-	if (CM_LIKELY(h->fast && rounded && out && (unsigned)dev < (unsigned)h->ndev) &&
-	    cm_tc_malloc(h, &h->devs[dev], rounded, size, key, out))
-		return CM_OK;
-	return cm_malloc_slow(h, dev, size, key, out);
+	if (CM_UNLIKELY(!h->fast || !rounded || (unsigned)dev >= (unsigned)h->ndev))
+		return 0;
+	cm_device *d = &h->devs[dev];
+	if (key == CM_KEY_NONE && !cm_reuse_ready_at_once(d))
+		return cm_tc_malloc_ruled(h, d, rounded, size);
+	return cm_tc_malloc(h, d, rounded, size, key, false);
+}
+
+/* hot: beside the hooks that call them (.text.hot), one stretch of code
+ * for the pair. */
+__attribute__((hot)) uintptr_t cm_malloc_cached(cm_heap *h, int dev, size_t size)
+{
+	return cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE);
+}
+
+__attribute__((hot)) bool cm_free_cached(cm_heap *h, uintptr_t ptr)
+{
+	return CM_LIKELY(h->fast) && cm_tc_free(h, ptr, CM_KEY_NONE, true);
 }
 
 cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out)
 {
-	return cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE, out);
+	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE) : 0;
+	if (CM_LIKELY(addr)) {
+		*out = addr;
+		return CM_OK;
+	}
+	return cm_malloc_slow(h, dev, size, CM_KEY_NONE, out);
 }
 
 cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out)
 {
 	if (s == CM_KEY_NONE)
 		return CM_ERR_INVALID;
-	return cm_tc_malloc_entry(h, dev, size, s, out);
+	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, s) : 0;
+	if (CM_LIKELY(addr)) {
+		*out = addr;
+		return CM_OK;
+	}
+	return cm_malloc_slow(h, dev, size, s, out);
 }
 
 cm_status cm_free(cm_heap *h, uintptr_t ptr)
 {
-	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, CM_KEY_NONE)))
+	if (cm_free_cached(h, ptr))
 		return CM_OK;
 	return cm_free_slow(h, ptr, CM_KEY_NONE);
 }
@@ -369,13 +452,13 @@ cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
 {
 	if (s == CM_KEY_NONE)
 		return CM_ERR_INVALID;
-	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, s)))
+	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, s, true)))
 		return CM_OK;
 	return cm_free_slow(h, ptr, s);
 }
 
-/* Gives bin's blocks back to their device (whose lock is held). Entries
- * the OOM ladder stole are dropped: the CAS fails for them. */
+/* Gives bin's blocks back to their device (whose lock is held) and unkeys
+ * it. Entries the OOM ladder stole are dropped: the CAS fails for them. */
 static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 {
 	uint32_t count = cm_tc_bin_count(bin);
@@ -389,9 +472,10 @@ static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 	}
 	tc->parked_bytes -= (size_t)count * bin->size;
 	cm_tc_bin_set_count(bin, 0);
+	bin->size = 0;
 	if (bin == tc->large_bin)
 		tc->large_bin = NULL;
-	cm_tc_dev *td = &tc->devs[d->index];
+	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
 	atomic_store_explicit(&td->bins, atomic_load_explicit(&td->bins, memory_order_relaxed) &
 						 ~cm_tc_bin_bit(tc, bin),
 			      memory_order_relaxed);
@@ -400,14 +484,14 @@ static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
 {
 	bool any = false;
+	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
 	for (size_t i = 0; i < CM_TC_BINS; i++) {
 		cm_tc_bin *bin = &tc->bins[i];
-		if (cm_tc_bin_count(bin) && bin->devgen >> 32 == (uint64_t)d->index) {
+		if (bin->size && bin->td == td) {
+			any |= cm_tc_bin_count(bin) != 0;
 			cm_tc_bin_flush(tc, bin, d);
-			any = true;
 		}
 	}
-	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
 	atomic_store_explicit(&td->flush_requested, false, memory_order_relaxed);
 	atomic_store_explicit(&td->bins, 0, memory_order_relaxed); /* none holds d's blocks now */
 	return any;
@@ -426,31 +510,25 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 	if (!tc || !d->heap->fast || !cm_tc_worth_parking(d, key))
 		return false;
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(b->node.size, key)];
-	uint64_t devgen = cm_tc_devgen(d);
-	if (cm_tc_bin_count(bin) && bin->devgen >> 32 != (uint64_t)d->index)
+	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
+	if (cm_tc_bin_count(bin) && bin->td != td)
 		return false; /* never two device locks */
 	if (cm_tc_bin_count(bin) &&
-	    (bin->size != b->node.size || bin->key != key || bin->devgen != devgen))
+	    (bin->size != b->node.size || bin->key != key || bin->gen != cm_tc_gen(d)))
 		cm_tc_bin_flush(tc, bin, d);
 	if (b->node.size > CM_SMALL_REQUEST && tc->large_bin && tc->large_bin != bin) {
-		if (tc->large_bin->devgen >> 32 != (uint64_t)d->index)
+		if (tc->large_bin->td != td)
 			return false;
 		cm_tc_bin_flush(tc, tc->large_bin, d);
 	}
-	if (!cm_tc_bin_count(bin)) {
-		bin->size = b->node.size;
-		bin->key = key;
-		bin->devgen = devgen;
-		bin->rec = rec;
-	}
+	if (!cm_tc_bin_count(bin))
+		cm_tc_key_bin(tc, bin, d, b->node.size, key, rec);
 	if (b->node.size > CM_SMALL_REQUEST)
 		b->refit_gen = cm_block_refit_gen(d, b); /* after the flushes above */
 	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b, d))
 		return false;
-	size_t size = b->node.size;
-	cm_tc_mark_bin(tc, d->index, bin);
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
-	cm_tc_push(tc, bin, b, size);
+	cm_tc_push(tc, bin, b, b->node.size);
 	return true;
 }
 
@@ -662,9 +740,12 @@ bool cm_tc_check(cm_heap *h, FILE *err)
 			const cm_tc_bin *bin = &tc->bins[i];
 			uint32_t count = cm_tc_bin_count(bin);
 			parked += (size_t)count * bin->size;
-			if (count && !(atomic_load(&tc->devs[bin->devgen >> 32].bins) &
-				       cm_tc_bin_bit(tc, bin))) {
-				fprintf(err, "tcache: bin %zu holds blocks but is not marked\n", i);
+			if (count && !bin->size) {
+				fprintf(err, "tcache: bin %zu holds blocks but is keyed to nothing\n", i);
+				ok = false;
+			}
+			if (bin->size && !(atomic_load(&bin->td->bins) & cm_tc_bin_bit(tc, bin))) {
+				fprintf(err, "tcache: bin %zu is keyed but not marked\n", i);
 				ok = false;
 			}
 			for (uint32_t j = 0; j < count; j++) {
@@ -673,7 +754,7 @@ bool cm_tc_check(cm_heap *h, FILE *err)
 				if (owner != ((uintptr_t)tc | CM_OWNER_PARKED))
 					continue; /* stolen: dropped at the next flush */
 				if (b->state != CM_BLOCK_USED || b->node.size != bin->size ||
-				    (uint64_t)b->seg->pool->dev->index != bin->devgen >> 32) {
+				    cm_tc_dev_of(tc, b->seg->pool->dev->index) != bin->td) {
 					fprintf(err, "tcache: parked block %#lx inconsistent with its bin\n",
 						(unsigned long)b->node.addr);
 					ok = false;

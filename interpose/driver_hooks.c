@@ -59,9 +59,10 @@ static cm_status cm_serve_drv_malloc_async(cm_heap *h, int slot, CUdeviceptr *p,
 	return st;
 }
 
-CM_DRIVER_ALLOC_HOOK(cuMemAlloc_v2, (CUdeviceptr *p, size_t n), (p, n), !p || !n, true,
-		     cm_serve_drv_malloc(h, slot, p, n))
-CM_DRIVER_FREE_HOOK(CM_DRV, cuMemFree_v2, (CUdeviceptr p), (p), p, cm_lib_free(h, (uintptr_t)p))
+CM_DRIVER_CACHED_ALLOC_HOOK(cuMemAlloc_v2, (CUdeviceptr *p, size_t n), (p, n), p, n, !p || !n,
+			    cm_serve_drv_malloc(h, slot, p, n))
+CM_DRIVER_CACHED_FREE_HOOK(CM_DRV, cuMemFree_v2, (CUdeviceptr p), (p), p,
+			   cm_lib_free(h, (uintptr_t)p))
 /* A stream capturing a graph keeps the driver's own allocation. */
 CM_DRIVER_ALLOC_HOOK(cuMemAllocAsync, (CUdeviceptr *p, size_t n, CUstream s), (p, n, s),
 		     !p || !n, !cm_lib_capturing(s), cm_serve_drv_malloc_async(h, slot, p, n, s, false))

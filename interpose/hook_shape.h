@@ -7,8 +7,10 @@
  * arguments CUDA itself judges, or without a heap; call the core under the
  * guard; pass the call to CUDA after all when the core answers
  * CM_ERR_NOT_OURS (a pointer it does not hold); else map the core's status
- * to the level's error. Its variants: CM_ALLOC_SHAPE (the thread's context
+ * to the level's error. Its variants: CM_ALLOC_FN (the thread's context
  * slot, and the unguarded runtime call that lets the runtime initialize),
+ * CM_CACHED_ALLOC and CM_CACHED_FREE (the hot hooks: the thread's cache
+ * first, the whole shape on a miss),
  * CM_SYNC_SHAPE (a mark before the real call, the proof after it),
  * CM_WATCH_SHAPE (the real call, with what the library must do before and
  * after it), CM_QUERY_SHAPE (a pointer query answered with the block). A
@@ -18,8 +20,8 @@
  *
  * where the last argument, an expression that may use the heap h, is the
  * serving function's call. The serving functions translate only; the core
- * decides. The allocation and free shapes add no test to the hand-written
- * order (cudaMalloc, cudaFree, cuMemAlloc, cuMemFree are the hot path).
+ * decides, the cache-first try included (cm_malloc_cached answers only
+ * what the thread's cache holds).
  */
 #ifndef CM_HOOK_SHAPE_H
 #define CM_HOOK_SHAPE_H
@@ -56,11 +58,13 @@
 #define CM_HOOK_RESULT(st, ok, pass, fail) \
 	((st) == CM_OK ? (ok) : (st) == CM_ERR_NOT_OURS ? (pass) : fail(st))
 
-/* The shape of a serving hook. pass_if: arguments whose answer CUDA gives
- * (tested before the heap is asked for). guard: whether to raise the
- * re-entry guard around serve (the cm_lib_* calls raise it themselves). */
-#define CM_HOOK_SHAPE(ret, real, ok, fail, guard, name, params, args, pass_if, serve) \
-	CM_EXPORT ret name params                                                      \
+/* The shape of a serving hook. fn: the function defined (return type
+ * and name; the hook itself, or a cached hook's miss path). pass_if:
+ * arguments whose answer CUDA gives (tested before the heap is asked
+ * for). guard: whether to raise the re-entry guard around serve (the
+ * cm_lib_* calls raise it themselves). */
+#define CM_HOOK_FN(fn, ret, real, ok, fail, guard, name, params, args, pass_if, serve) \
+	fn params                                                                      \
 	{                                                                              \
 		cm_heap *h;                                                            \
 		if (cm_in_cuda || (pass_if) || !(h = cm_lib_heap()))                   \
@@ -72,6 +76,8 @@
 			cm_in_cuda--;                                                  \
 		return CM_HOOK_RESULT(st_, ok, real(name, args), fail);                \
 	}
+#define CM_HOOK_SHAPE(ret, real, ok, fail, guard, name, params, args, pass_if, serve) \
+	CM_HOOK_FN(CM_EXPORT ret name, ret, real, ok, fail, guard, name, params, args, pass_if, serve)
 
 /* A hook whose serve calls the core directly: the shape raises the guard. */
 #define CM_RUNTIME_HOOK(name, params, args, serve) \
@@ -90,9 +96,9 @@
  * so that the runtime initializes (or makes the context a reset left
  * none) and its driver call reaches the cache. serve may use h and slot
  * and calls cm_lib_malloc (guarded there); level is marked (cm_lib_saw). */
-#define CM_ALLOC_SHAPE(ret, real, real_init, ok, fail, level, name, params, args, pass_if,  \
-		       ready, serve)                                                        \
-	CM_EXPORT ret name params                                                           \
+#define CM_ALLOC_FN(fn, real, real_init, ok, fail, level, name, params, args, pass_if,     \
+		    ready, serve)                                                           \
+	fn params                                                                           \
 	{                                                                                   \
 		cm_heap *h;                                                                 \
 		int slot;                                                                   \
@@ -107,14 +113,67 @@
 
 /* The runtime's: a thread's first allocation after a reset goes to the
  * runtime (cm_hook_reset_seen), unguarded. */
-#define CM_RUNTIME_ALLOC_HOOK(name, params, args, pass_if, ready, serve)                 \
-	CM_ALLOC_SHAPE(cudaError_t, CM_REAL, CM_REAL_UNGUARDED, cudaSuccess, cm_lib_fail, \
-		       CM_LEVEL_RUNTIME, name, params, args, pass_if,                     \
-		       cm_hook_reset_seen() && (ready), serve)
+#define CM_RUNTIME_ALLOC_FN(fn, name, params, args, pass_if, ready, serve)             \
+	CM_ALLOC_FN(fn, CM_REAL, CM_REAL_UNGUARDED, cudaSuccess, cm_lib_fail,         \
+		    CM_LEVEL_RUNTIME, name, params, args, pass_if,                   \
+		    cm_hook_reset_seen() && (ready), serve)
+#define CM_RUNTIME_ALLOC_HOOK(name, params, args, pass_if, ready, serve) \
+	CM_RUNTIME_ALLOC_FN(CM_EXPORT cudaError_t name, name, params, args, pass_if, ready, serve)
 /* The driver's: everything it does not serve goes to the driver. */
-#define CM_DRIVER_ALLOC_HOOK(name, params, args, pass_if, ready, serve)                       \
-	CM_ALLOC_SHAPE(CUresult, CM_DRV, CM_DRV, CUDA_SUCCESS, cm_lib_cu_fail, CM_LEVEL_DRIVER, \
-		       name, params, args, pass_if, ready, serve)
+#define CM_DRIVER_ALLOC_FN(fn, name, params, args, pass_if, ready, serve)                  \
+	CM_ALLOC_FN(fn, CM_DRV, CM_DRV, CUDA_SUCCESS, cm_lib_cu_fail, CM_LEVEL_DRIVER, name, \
+		    params, args, pass_if, ready, serve)
+#define CM_DRIVER_ALLOC_HOOK(name, params, args, pass_if, ready, serve) \
+	CM_DRIVER_ALLOC_FN(CM_EXPORT CUresult name, name, params, args, pass_if, ready, serve)
+
+/* The cache-first hooks of the hot path (cudaMalloc, cudaFree, cuMemAlloc,
+ * cuMemFree): the calling thread's cache is asked first (cm_malloc_cached,
+ * cm_free_cached: no lock, no CUDA call, so no guard), where nothing
+ * else must happen first (cm_lib_cached_heap, cm_lib_cached_slot); on a
+ * miss the hook's whole shape runs, defined as cm_miss_<name>, not
+ * inlined and kept apart from the hot code. fresh: the level's own
+ * condition for the first try. */
+#define CM_MISS_FN(ret, name) static __attribute__((noinline, cold)) ret cm_miss_##name
+#define CM_CACHED_ALLOC(ret, ok, level, fresh, name, params, args, p, n, type)      \
+	CM_EXPORT __attribute__((hot)) ret name params                              \
+	{                                                                           \
+		cm_heap *h = cm_lib_cached_heap();                                  \
+		int slot;                                                           \
+		uintptr_t addr;                                                     \
+		if (__builtin_expect(h && (p) && (fresh) &&                         \
+					     cm_lib_cached_slot(level, &slot),      \
+				     1) &&                                          \
+		    (addr = cm_malloc_cached(h, slot, (n)))) {                      \
+			*(p) = (type)addr;                                          \
+			return ok;                                                  \
+		}                                                                   \
+		return cm_miss_##name args;                                         \
+	}
+#define CM_CACHED_FREE(ret, ok, name, params, args, p)                               \
+	CM_EXPORT __attribute__((hot)) ret name params                               \
+	{                                                                            \
+		cm_heap *h = cm_lib_cached_heap();                                   \
+		if (__builtin_expect(h && (p), 1) && cm_free_cached(h, (uintptr_t)(p))) \
+			return ok;                                                   \
+		return cm_miss_##name args;                                          \
+	}
+#define CM_RUNTIME_CACHED_ALLOC_HOOK(name, params, args, p, n, pass_if, serve)                \
+	CM_RUNTIME_ALLOC_FN(CM_MISS_FN(cudaError_t, name), name, params, args, pass_if, true,    \
+			    serve)                                                            \
+	CM_CACHED_ALLOC(cudaError_t, cudaSuccess, CM_LEVEL_RUNTIME, cm_hook_no_new_reset(), name, \
+			params, args, p, n, void *)
+#define CM_DRIVER_CACHED_ALLOC_HOOK(name, params, args, p, n, pass_if, serve)                \
+	CM_DRIVER_ALLOC_FN(CM_MISS_FN(CUresult, name), name, params, args, pass_if, true, serve) \
+	CM_CACHED_ALLOC(CUresult, CUDA_SUCCESS, CM_LEVEL_DRIVER, true, name, params, args, p, n,  \
+			CUdeviceptr)
+#define CM_RUNTIME_CACHED_FREE_HOOK(name, params, args, p, serve)                             \
+	CM_HOOK_FN(CM_MISS_FN(cudaError_t, name), cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, \
+		   false, name, params, args, !(p), serve)                                    \
+	CM_CACHED_FREE(cudaError_t, cudaSuccess, name, params, args, p)
+#define CM_DRIVER_CACHED_FREE_HOOK(real, name, params, args, p, serve)                          \
+	CM_HOOK_FN(CM_MISS_FN(CUresult, name), CUresult, real, CUDA_SUCCESS, cm_lib_cu_fail, false, \
+		   name, params, args, !(p), serve)                                             \
+	CM_CACHED_FREE(CUresult, CUDA_SUCCESS, name, params, args, p)
 
 /* The shape of a synchronization: the mark before the real call, the
  * proof after it when it succeeded (cm_lib_sync_end). begin is a bool

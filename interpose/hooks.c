@@ -31,6 +31,13 @@ CM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s);
 static atomic_uint cm_hook_resets;
 static __thread unsigned cm_hook_resets_seen __attribute__((tls_model("initial-exec")));
 
+/* Whether this thread saw every reset: a cache-first try asks without
+ * marking one seen (the miss path does). */
+static inline bool cm_hook_no_new_reset(void)
+{
+	return cm_hook_resets_seen == atomic_load_explicit(&cm_hook_resets, memory_order_relaxed);
+}
+
 bool cm_hook_reset_seen(void)
 {
 	unsigned resets = atomic_load_explicit(&cm_hook_resets, memory_order_relaxed);
@@ -59,9 +66,9 @@ static cm_status cm_serve_malloc_async(cm_heap *h, int slot, void **p, size_t n,
 	return st;
 }
 
-CM_RUNTIME_ALLOC_HOOK(cudaMalloc, (void **p, size_t n), (p, n), !p, true,
-		      cm_serve_malloc(h, slot, p, n))
-CM_RUNTIME_FREE_HOOK(cudaFree, (void *p), (p), p, cm_lib_free(h, (uintptr_t)p))
+CM_RUNTIME_CACHED_ALLOC_HOOK(cudaMalloc, (void **p, size_t n), (p, n), p, n, !p,
+			     cm_serve_malloc(h, slot, p, n))
+CM_RUNTIME_CACHED_FREE_HOOK(cudaFree, (void *p), (p), p, cm_lib_free(h, (uintptr_t)p))
 /* A stream capturing a graph keeps the runtime's own allocation. */
 CM_RUNTIME_ALLOC_HOOK(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s), !p,
 		      !cm_lib_capturing((CUstream)s), cm_serve_malloc_async(h, slot, p, n, s, false))

@@ -50,6 +50,23 @@ static inline bool cm_lib_device(int *slot)
 	return cm_ctx_current(slot);
 }
 
+/* A cache-first hook's conditions (hook_shape.h's CM_CACHED_*): the heap,
+ * where the hook may ask the thread's cache before anything else (not
+ * inside CUDA, no NVTX tool to tell), else NULL; for an allocation, the
+ * thread's slot where its level is marked already and its context known
+ * without a driver call. */
+static inline cm_heap *cm_lib_cached_heap(void)
+{
+	if (cm_in_cuda || cm_nvtx_active())
+		return NULL;
+	return atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
+}
+static inline bool cm_lib_cached_slot(unsigned level, int *slot)
+{
+	return (atomic_load_explicit(&cm_lib_levels, memory_order_relaxed) & level) &&
+	       cm_ctx_current_known(slot);
+}
+
 /* The core's name of a stream argument: 0 is the legacy stream, or the
  * calling thread's per-thread stream when ptsz. */
 cm_stream cm_lib_stream(CUstream s, bool ptsz);

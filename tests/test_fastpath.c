@@ -88,12 +88,50 @@ static void test_stale_hint(void **state)
 	fixture_close(&f);
 }
 
+/* Two devices: a block one device's bins hold is never handed out for the
+ * other's request of the same size and stream, though both bins' device
+ * generations are the first each device had (tcache.c keys a bin by a
+ * generation no other device of the heap has). */
+static void test_bins_keep_their_device(void **state)
+{
+	(void)state;
+	sim_options opt = {.devices = 2, .capacity = (size_t)1 << 30};
+	sim *sim = sim_create(&opt);
+	assert_non_null(sim);
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	cm_heap *h;
+	assert_int_equal(cm_heap_create(sim_backend(sim), &cfg, &h), CM_OK);
+	uintptr_t on1, on0, again;
+	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
+	assert_int_equal(cm_free(h, on1), CM_OK); /* parked in a bin keyed to device 1 */
+	assert_int_equal(cm_malloc(h, 0, 4096, &on0), CM_OK);
+	assert_true(on0 != on1);
+	cm_ptr_info info;
+	cm_pointer_info(h, on0, &info);
+	assert_true(info.live);
+	assert_int_equal(info.dev, 0);
+	assert_int_equal(cm_malloc(h, 1, 4096, &again), CM_OK);
+	assert_true(again == on1); /* device 1's block, from its bin */
+	cm_stats st;
+	cm_stats_get(h, 1, &st);
+	assert_int_equal(st.thread_cache_hits, 1);
+	cm_stats_get(h, 0, &st);
+	assert_int_equal(st.thread_cache_hits, 0);
+	assert_int_equal(cm_free(h, on0), CM_OK);
+	assert_int_equal(cm_free(h, again), CM_OK);
+	assert_true(cm_heap_check(h, stderr));
+	cm_heap_destroy(h);
+	sim_destroy(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pairs_every_size),
 		cmocka_unit_test(test_better_fit_elsewhere),
 		cmocka_unit_test(test_stale_hint),
+		cmocka_unit_test(test_bins_keep_their_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

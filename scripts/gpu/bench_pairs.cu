@@ -3,6 +3,8 @@
  *   bench_pairs raw     run plain: NVIDIA's runtime
  *   bench_pairs lib     run with libcachemalloc.so preloaded: the library
  *   bench_pairs ideal   only the ideal free list loop
+ *   bench_pairs MODE ns0   only the malloc_free_ns0 row (raw or lib):
+ *                       what scripts/gpu/pair_ab alternates
  *
  * Build: nvcc -O2 -arch=sm_90 -cudart shared bench_pairs.cu -o bench_pairs -ldl
  * (-cudart shared: a statically linked runtime never calls an exported
@@ -183,8 +185,10 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* interleave with stderr in logs */
 	const char *mode = argc > 1 ? argv[1] : "raw";
 	bool lib = strcmp(mode, "lib") == 0, ideal_only = strcmp(mode, "ideal") == 0;
-	if (!lib && !ideal_only && strcmp(mode, "raw") != 0) {
-		fprintf(stderr, "usage: bench_pairs raw|lib|ideal\n");
+	bool ns0_only = argc > 2 && strcmp(argv[2], "ns0") == 0;
+	if ((!lib && !ideal_only && strcmp(mode, "raw") != 0) || (argc > 2 && !ns0_only) ||
+	    (ns0_only && ideal_only)) {
+		fprintf(stderr, "usage: bench_pairs raw|lib|ideal, or bench_pairs raw|lib ns0\n");
 		return 2;
 	}
 	const char *provider = malloc_provider();
@@ -214,6 +218,8 @@ int main(int argc, char **argv)
 	if (!ideal_only) {
 		for (int s = 0; s < NSIZES; s++)
 			pairs[0][s] = pair_median_ns(PAIR_MALLOC, pair_sizes[s]);
+	}
+	if (!ideal_only && !ns0_only) {
 		CHECK(cudaStreamCreateWithFlags(&nb[nnb++], cudaStreamNonBlocking));
 		for (int s = 0; s < NSIZES; s++)
 			pairs[1][s] = pair_median_ns(PAIR_MALLOC, pair_sizes[s]);
@@ -231,8 +237,8 @@ int main(int argc, char **argv)
 		nnb = 0;
 	}
 	long iters = 2000;
-	double loop_alloc = ideal_only ? -1 : loop_median_us(false, lib ? iters : iters / 4);
-	double loop_ideal = loop_median_us(true, iters);
+	double loop_alloc = ideal_only || ns0_only ? -1 : loop_median_us(false, lib ? iters : iters / 4);
+	double loop_ideal = ns0_only ? -1 : loop_median_us(true, iters);
 
 	const char *who = lib ? "library" : "runtime";
 	if (!ideal_only) {
