@@ -72,9 +72,10 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 {
 	if (!be || !cfg || !out || be->device_count <= 0)
 		return CM_ERR_INVALID;
-	cm_heap *h = calloc(1, sizeof(*h));
+	cm_heap *h = aligned_alloc(_Alignof(cm_heap), sizeof(*h));
 	if (!h)
 		return CM_ERR_OOM;
+	memset(h, 0, sizeof(*h));
 	h->be = be;
 	h->cfg = *cfg;
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);

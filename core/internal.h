@@ -304,22 +304,24 @@ typedef struct cm_tc_retired {
 } cm_tc_retired;
 
 struct cm_heap {
-	const cm_backend *be;
-	cm_config cfg;
-	uint64_t id; /* unique over the process: per-thread caches check it */
-	_Atomic uint64_t tc_gens; /* the last device tc_gen handed out (tcache.c) */
+	/* What the fast path reads (tcache.c), in one cache line. */
+	_Alignas(64) uint64_t id; /* unique over the process: per-thread caches check it */
 	bool round_plain; /* no roundup_power2_divisions: round inline */
 	bool fast;        /* the per-thread caches may serve (not while tracing) */
-	int ndev;
-	cm_device *devs;
-	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
-	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
-	struct cm_eventlog *eventlog; /* log:PATH (eventlog.c); NULL: none */
-	cm_tc_retired *retired; /* per device, from exited threads */
 	/* Submissions (submit.c): set when every way work reaches a stream
 	 * calls cm_submit_begin/end; otherwise nothing is known of streams'
 	 * work and the protocol asks the device. */
 	bool sees_submissions;
+	int ndev;
+	cm_device *devs;
+	const cm_backend *be;
+
+	_Alignas(64) cm_config cfg;
+	_Atomic uint64_t tc_gens; /* the last device tc_gen handed out (tcache.c) */
+	cm_tcache *tcaches;     /* registered caches, under cm_tc_registry */
+	FILE *report_out;       /* out-of-memory reports; NULL: stderr */
+	struct cm_eventlog *eventlog; /* log:PATH (eventlog.c); NULL: none */
+	cm_tc_retired *retired; /* per device, from exited threads */
 	_Atomic uint32_t defaults_ran; /* the legacy and per-thread streams of every device ran work */
 	cm_dir dir;                    /* user stream handle -> record (directory.c) */
 	struct cm_host *host;   /* pinned host memory (host.c); NULL: not cached */
