@@ -3,7 +3,8 @@
  * measured in the same run: an exact-size LIFO list with a pointer table
  * (what any cache must do at least: pop, record, look up, push).
  *
- *   bench_hook_pair [PAIRS]   plain: the fake runtime's own pair
+ *   bench_hook_pair [PAIRS] [batches]   plain: the fake runtime's own pair;
+ *                             batches: each batch's ns per pair too
  *   LD_PRELOAD=libcachemalloc.so bench_hook_pair   the library's pair
  *
  * No stream is created: under the library this is the no-fence path
@@ -14,9 +15,11 @@
  * binary directly.
  */
 #include <cuda_runtime_api.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "../bench_clock.h"
@@ -86,12 +89,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_hook_pair: PAIRS must be a positive count, not '%s'\n", argv[1]);
 		return 2;
 	}
+	bool batches = argc > 2 && strcmp(argv[2], "batches") == 0;
+	if (argc > 3 || (argc > 2 && !batches)) {
+		fprintf(stderr, "bench_hook_pair: the second argument may only be 'batches', not '%s'\n",
+			argv[2]);
+		return 2;
+	}
 	double pair[BATCHES], lifo_ns[BATCHES];
 	pair_batch(n / 10);
 	floor_batch(n / 10);
 	for (int i = 0; i < BATCHES; i++) { /* interleaved: both see the same machine */
 		pair[i] = pair_batch(n);
 		lifo_ns[i] = floor_batch(n);
+	}
+	if (batches) { /* in the order run: the host's load shows as levels */
+		printf("batches, ns per pair:");
+		for (int i = 0; i < BATCHES; i++)
+			printf(" %.0f", pair[i]);
+		printf("\n");
 	}
 	printf("cudaMalloc+cudaFree 4 KiB pair, median ns over %d batches of %ld\n", BATCHES, n);
 	double pair_ns = median(pair, BATCHES), floor_ns = median(lifo_ns, BATCHES);
