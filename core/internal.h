@@ -228,7 +228,7 @@ struct cm_device {
 	_Alignas(64) pthread_mutex_t lock;
 
 	cm_pool none_small, none_large; /* cudaMalloc's pools */
-	/* Stream records (streams.c); zombies and stream_gen below too. */
+	/* Stream records (streams.c); user_streams and tc_gen above, zombies below. */
 	cm_stream_rec legacy;
 	cm_stream_rec **stream_table; /* user streams by handle */
 	size_t stream_table_cap;

@@ -174,7 +174,8 @@ static inline uint64_t cm_tc_bin_bit(const cm_tcache *tc, const cm_tc_bin *bin)
 	return (uint64_t)1 << (bin - tc->bins);
 }
 
-/* Marks bin as possibly holding blocks of device dev, before it does. */
+/* Marks bin in td, its device's mask, as possibly holding the device's
+ * blocks, before it does. */
 static inline void cm_tc_mark_bin(cm_tcache *tc, cm_tc_dev *td, const cm_tc_bin *bin)
 {
 	uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
