@@ -446,10 +446,8 @@ static inline bool cm_reuse_ready_at_once(const cm_device *d)
 /* Whether the fast path can hand a cudaMalloc block out again on d at all. */
 static inline bool cm_reuse_may_be_ready_unlocked(const cm_device *d)
 {
-	return d->free_fence == CM_FENCE_NONE ||
-	       (d->free_fence == CM_FENCE_GPU &&
-		(d->heap->sees_submissions ||
-		 atomic_load_explicit(&d->user_streams, memory_order_relaxed) == 0));
+	return cm_reuse_ready_at_once(d) || d->free_fence == CM_FENCE_NONE ||
+	       (d->free_fence == CM_FENCE_GPU && d->heap->sees_submissions);
 }
 bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow);
 bool cm_pending_poll(cm_device *d);

@@ -33,6 +33,7 @@ __thread cm_ctx_cache cm_ctx_cached __attribute__((tls_model("initial-exec")));
 void cm_ctx_changed(void)
 {
 	cm_ctx_cached.known = false;
+	cm_ctx_cached.levels = 0;
 }
 
 void cm_ctx_init(int devices)

@@ -22,13 +22,17 @@ int cm_ctx_slot_count(void);
 /* The calling thread's current context and its slot. `known`: ctx is
  * the thread's current context, cleared by every hook of a call that
  * changes it (context_hooks.c, cm_ctx_changed); a slot forgotten since
- * (its gen, *slot_gen, moved on) makes the entry stale as well. */
+ * (its gen, *slot_gen, moved on) makes the entry stale as well. `levels`:
+ * the hook levels (library.h) whose allocation found ctx known and marked
+ * its level since, cleared with `known`: a cache-first try at one of them
+ * asks nothing more (cm_lib_cached_slot). */
 typedef struct cm_ctx_cache {
 	CUcontext ctx;
 	const _Atomic uint32_t *slot_gen;
 	int slot;
 	uint32_t gen;
 	bool known;
+	uint8_t levels;
 } cm_ctx_cache;
 extern __thread cm_ctx_cache cm_ctx_cached __attribute__((tls_model("initial-exec")));
 
@@ -39,14 +43,16 @@ bool cm_ctx_current_slow(int *slot);
  * changed its context since it last asked (cm_ctx_changed): that much is
  * cm_ctx_current_known, false where the driver must be asked; else
  * cuCtxGetCurrent and a compare. Inline: every allocation asks. */
+static inline bool cm_ctx_cached_slot(int *slot) /* the slot, while it serves ctx */
+{
+	if (atomic_load_explicit(cm_ctx_cached.slot_gen, memory_order_acquire) != cm_ctx_cached.gen)
+		return false;
+	*slot = cm_ctx_cached.slot;
+	return true;
+}
 static inline bool cm_ctx_current_known(int *slot)
 {
-	if (__builtin_expect(cm_ctx_cached.known, 1) &&
-	    atomic_load_explicit(cm_ctx_cached.slot_gen, memory_order_acquire) == cm_ctx_cached.gen) {
-		*slot = cm_ctx_cached.slot;
-		return true;
-	}
-	return false;
+	return __builtin_expect(cm_ctx_cached.known, 1) && cm_ctx_cached_slot(slot);
 }
 static inline bool cm_ctx_current(int *slot)
 {

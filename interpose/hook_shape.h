@@ -106,7 +106,7 @@
 			return real(name, args);                                            \
 		if (!(h = cm_lib_heap()) || !(ready) || !cm_lib_device(&slot))              \
 			return real_init(name, args);                                       \
-		cm_lib_saw(level);                                                          \
+		cm_lib_saw_here(level);                                                     \
 		cm_status st_ = (serve);                                                    \
 		return CM_HOOK_RESULT(st_, ok, real(name, args), fail);                     \
 	}

@@ -53,8 +53,9 @@ static inline bool cm_lib_device(int *slot)
 /* A cache-first hook's conditions (hook_shape.h's CM_CACHED_*): the heap,
  * where the hook may ask the thread's cache before anything else (not
  * inside CUDA, no NVTX tool to tell), else NULL; for an allocation, the
- * thread's slot where its level is marked already and its context known
- * without a driver call. */
+ * thread's slot where an allocation of this level found the thread's
+ * context known and marked the level since (cm_lib_saw_here), and the
+ * slot still serves that context. */
 static inline cm_heap *cm_lib_cached_heap(void)
 {
 	if (cm_in_cuda || cm_nvtx_active())
@@ -63,8 +64,15 @@ static inline cm_heap *cm_lib_cached_heap(void)
 }
 static inline bool cm_lib_cached_slot(unsigned level, int *slot)
 {
-	return (atomic_load_explicit(&cm_lib_levels, memory_order_relaxed) & level) &&
-	       cm_ctx_current_known(slot);
+	return (cm_ctx_cached.levels & level) && cm_ctx_cached_slot(slot); /* levels: known */
+}
+/* An allocation hook of the level found the thread's context (its slot):
+ * the level is marked, and this thread's cache-first tries at it may skip
+ * both questions until the context changes. */
+static inline void cm_lib_saw_here(unsigned level)
+{
+	cm_lib_saw(level);
+	cm_ctx_cached.levels |= (uint8_t)level;
 }
 
 /* The core's name of a stream argument: 0 is the legacy stream, or the

@@ -88,6 +88,37 @@ static void test_stale_hint(void **state)
 	fixture_close(&f);
 }
 
+/* The hooks' first try (cm_malloc_cached, cm_free_cached) answers only
+ * from the thread's cache: a miss returns 0 or false and changes nothing
+ * (no memory taken, no call counted), a hit is what cm_malloc's would be. */
+static void test_cached_calls_change_nothing_on_a_miss(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)1 << 30, NULL);
+	assert_int_equal(cm_malloc_cached(f.heap, 0, 4096), 0); /* nothing cached yet */
+	assert_int_equal(cm_malloc_cached(f.heap, 1, 4096), 0); /* no device 1 */
+	assert_int_equal(cm_malloc_cached(f.heap, 0, 0), 0);    /* the full path judges 0 */
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.alloc_calls, 0);
+	assert_int_equal(st.raw_alloc_calls, 0);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	assert_false(cm_free_cached(f.heap, p + 512)); /* not a block's start */
+	assert_false(cm_free_cached(f.heap, 0));
+	/* The first free of a size keys its bin, under the lock. */
+	assert_false(cm_free_cached(f.heap, p));
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(cm_malloc_cached(f.heap, 0, 8192), 0); /* another size */
+	assert_int_equal(cm_malloc_cached(f.heap, 0, 4000), p); /* rounds to 4096 */
+	assert_true(cm_free_cached(f.heap, p));
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.thread_cache_hits, 1);
+	assert_int_equal(st.alloc_calls, 2);
+	assert_int_equal(st.free_calls, 2);
+	fixture_close(&f);
+}
+
 /* Two devices: a block one device's bins hold is never handed out for the
  * other's request of the same size and stream, though both bins' device
  * generations are the first each device had (tcache.c keys a bin by a
@@ -131,6 +162,7 @@ int main(void)
 		cmocka_unit_test(test_pairs_every_size),
 		cmocka_unit_test(test_better_fit_elsewhere),
 		cmocka_unit_test(test_stale_hint),
+		cmocka_unit_test(test_cached_calls_change_nothing_on_a_miss),
 		cmocka_unit_test(test_bins_keep_their_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
