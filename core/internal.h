@@ -220,8 +220,9 @@ struct cm_device {
 	bool expandable;    /* expandable_segments, and the backend can */
 	_Atomic uint32_t user_streams; /* lock-free read: live + zombie user streams */
 	/* lock-free read: a value no device of the heap had before, taken
-	 * whenever one of this device's stream records dies (streams.c), so
-	 * that per-thread caches drop blocks keyed by a dead stream. */
+	 * when a user stream's record ends and when the device is reset
+	 * (streams.c), so that per-thread caches drop blocks keyed by a
+	 * dead stream. */
 	_Atomic uint64_t tc_gen;
 	_Atomic uint64_t epoch; /* stamped on every free (fence.c) */
 
@@ -493,7 +494,8 @@ bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d);
 void cm_tc_before_slow_path_locked(cm_tcache *tc, cm_device *d);
 size_t cm_tc_steal_parked_locked(cm_device *d);
 /* Gives d a tc_gen no device of the heap had: blocks cached under the old
- * one are no longer handed out (at init and when a stream record dies). */
+ * one are no longer handed out (at init, when a user stream's record
+ * ends, at a device reset). */
 void cm_tc_new_generation(cm_device *d);
 void cm_tc_heap_fini(cm_heap *h);
 void cm_tc_stats(cm_heap *h, int dev, cm_stats *st);

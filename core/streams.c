@@ -486,7 +486,7 @@ static bool cm_stream_record_tail(cm_device *d, cm_stream_rec *r)
 
 /* The one place a record's life as a stream ends. Its handle no longer
  * finds it (the driver may give the handle to a new stream), blocks
- * cached for it are dropped (stream_gen), its segments go to the shared
+ * cached for it are dropped (tc_gen), its segments go to the shared
  * pools. destroyed: the program destroys the stream, whose work may be
  * pending: it stays a zombie until its tail completes (without a tail it
  * is waited for now). Otherwise its work is known complete or ordered

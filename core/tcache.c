@@ -52,6 +52,7 @@ typedef struct __attribute__((aligned(128))) cm_tc_bin {
 	cm_tc_dev *td;  /* the device's counters and bin marks in this cache */
 	cm_stream_rec *rec; /* the stream of key, valid while gen is current */
 	_Atomic uint32_t count;
+	bool marked; /* its bit is set in td->bins: the owner's copy */
 	_Atomic(cm_block *) blocks[CM_TC_DEPTH];
 } cm_tc_bin;
 
@@ -66,10 +67,10 @@ typedef struct cm_tc_live {
  * with relaxed loads), and the flush request from the OOM ladder. A cache
  * bound to a heap is in each device's list (dev->tc_list, under that
  * device's lock), so that the device finds its parked blocks through the
- * bins marked in `bins` without a walk over its live blocks. Written by
- * the owner: a bin is marked when keyed to the device (cm_tc_park_locked)
- * and unmarked when flushed, which unkeys it; so the fast free, which
- * fills only keyed bins, never marks. */
+ * bins marked in `bins` (written by the owner; a bin is marked before it
+ * takes a block of the device and unmarked when flushed; a flushed bin
+ * stays keyed, so the next free of its size stays lock-free) without a
+ * walk over its live blocks. */
 struct cm_tc_dev {
 	_Atomic uint64_t hits, frees;
 	_Atomic bool flush_requested;
@@ -174,22 +175,28 @@ static inline uint64_t cm_tc_bin_bit(const cm_tcache *tc, const cm_tc_bin *bin)
 	return (uint64_t)1 << (bin - tc->bins);
 }
 
-/* Marks bin in td, its device's mask, as possibly holding the device's
- * blocks, before it does. */
-static inline void cm_tc_mark_bin(cm_tcache *tc, cm_tc_dev *td, const cm_tc_bin *bin)
+/* Marks bin in bin->td, its device's mask, as possibly holding the
+ * device's blocks, before it does. */
+static void cm_tc_set_mark(cm_tcache *tc, cm_tc_bin *bin)
 {
-	uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
-	uint64_t bit = cm_tc_bin_bit(tc, bin);
-	if (!(bins & bit))
-		atomic_store_explicit(&td->bins, bins | bit, memory_order_relaxed);
+	atomic_store_explicit(&bin->td->bins,
+			      atomic_load_explicit(&bin->td->bins, memory_order_relaxed) |
+				      cm_tc_bin_bit(tc, bin),
+			      memory_order_relaxed);
+	bin->marked = true;
+}
+static inline void cm_tc_mark_bin(cm_tcache *tc, cm_tc_bin *bin)
+{
+	if (CM_UNLIKELY(!bin->marked))
+		cm_tc_set_mark(tc, bin);
 }
 
-/* Keys an empty bin to (size, key) on d, marked for d first. */
+/* Keys an empty bin to (size, key) on d. */
 static void cm_tc_key_bin(cm_tcache *tc, cm_tc_bin *bin, cm_device *d, size_t size, cm_stream key,
 			  cm_stream_rec *rec)
 {
 	bin->td = cm_tc_dev_of(tc, d->index);
-	cm_tc_mark_bin(tc, bin->td, bin);
+	bin->marked = false; /* in this device's mask, that is */
 	bin->size = size;
 	bin->key = key;
 	bin->gen = cm_tc_gen(d);
@@ -286,7 +293,7 @@ static inline bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, 
 
 /* Called once the block is published as parked, when another thread may
  * already be taking it back: the block itself is not read here. The bin
- * is keyed, so marked for the block's device already. */
+ * is marked for the block's device already. */
 static void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
 {
 	uint32_t count = cm_tc_bin_count(bin);
@@ -373,6 +380,7 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 	b->tag.stream_gen = rec ? rec->gen : 0;
 	b->tag.thread = tc->thread;
 	b->tag.seq = rec ? atomic_load(&rec->free_seq) : 0;
+	cm_tc_mark_bin(tc, bin);
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	slot->addr = 0;
 	cm_tc_push(tc, bin, b, size);
@@ -458,8 +466,8 @@ cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
 	return cm_free_slow(h, ptr, s);
 }
 
-/* Gives bin's blocks back to their device (whose lock is held) and unkeys
- * it. Entries the OOM ladder stole are dropped: the CAS fails for them. */
+/* Gives bin's blocks back to their device (whose lock is held). Entries
+ * the OOM ladder stole are dropped: the CAS fails for them. */
 static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 {
 	uint32_t count = cm_tc_bin_count(bin);
@@ -473,13 +481,13 @@ static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 	}
 	tc->parked_bytes -= (size_t)count * bin->size;
 	cm_tc_bin_set_count(bin, 0);
-	bin->size = 0;
 	if (bin == tc->large_bin)
 		tc->large_bin = NULL;
 	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
 	atomic_store_explicit(&td->bins, atomic_load_explicit(&td->bins, memory_order_relaxed) &
 						 ~cm_tc_bin_bit(tc, bin),
 			      memory_order_relaxed);
+	bin->marked = false;
 }
 
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
@@ -488,10 +496,13 @@ bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
 	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
 	for (size_t i = 0; i < CM_TC_BINS; i++) {
 		cm_tc_bin *bin = &tc->bins[i];
-		if (bin->size && bin->td == td) {
-			any |= cm_tc_bin_count(bin) != 0;
+		if (bin->td != td)
+			continue;
+		if (cm_tc_bin_count(bin)) {
 			cm_tc_bin_flush(tc, bin, d);
+			any = true;
 		}
+		bin->marked = false; /* the mask is cleared below */
 	}
 	atomic_store_explicit(&td->flush_requested, false, memory_order_relaxed);
 	atomic_store_explicit(&td->bins, 0, memory_order_relaxed); /* none holds d's blocks now */
@@ -528,6 +539,7 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 		b->refit_gen = cm_block_refit_gen(d, b); /* after the flushes above */
 	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b, d))
 		return false;
+	cm_tc_mark_bin(tc, bin);
 	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
 	cm_tc_push(tc, bin, b, b->node.size);
 	return true;
@@ -745,8 +757,10 @@ bool cm_tc_check(cm_heap *h, FILE *err)
 				fprintf(err, "tcache: bin %zu holds blocks but is keyed to nothing\n", i);
 				ok = false;
 			}
-			if (bin->size && !(atomic_load(&bin->td->bins) & cm_tc_bin_bit(tc, bin))) {
-				fprintf(err, "tcache: bin %zu is keyed but not marked\n", i);
+			bool marked = bin->td && (atomic_load(&bin->td->bins) & cm_tc_bin_bit(tc, bin));
+			if ((count || bin->marked) && !marked) {
+				fprintf(err, "tcache: bin %zu %s but is not marked\n", i,
+					count ? "holds blocks" : "believes it is marked");
 				ok = false;
 			}
 			for (uint32_t j = 0; j < count; j++) {

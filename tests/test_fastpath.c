@@ -119,6 +119,24 @@ static void test_cached_calls_change_nothing_on_a_miss(void **state)
 	fixture_close(&f);
 }
 
+/* A slow-path allocation gives the thread's parked blocks back, but its
+ * bins stay keyed: the next free of a size it freed before is lock-free
+ * still (in a loop of mixed sizes every miss would otherwise make the next
+ * free of each size take the lock). */
+static void test_bins_stay_keyed_after_a_miss(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, (size_t)1 << 30, NULL);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, p), CM_OK); /* keys the 4 KiB bin */
+	assert_int_equal(cm_malloc_cached(f.heap, 0, 4096), p);
+	uintptr_t other = fixture_malloc(&f, 8192); /* a miss: the slow path */
+	assert_true(cm_free_cached(f.heap, p));
+	assert_int_equal(cm_free(f.heap, other), CM_OK);
+	fixture_close(&f);
+}
+
 /* Two devices: a block one device's bins hold is never handed out for the
  * other's request of the same size and stream, though both bins' device
  * generations are the first each device had (tcache.c keys a bin by a
@@ -163,6 +181,7 @@ int main(void)
 		cmocka_unit_test(test_better_fit_elsewhere),
 		cmocka_unit_test(test_stale_hint),
 		cmocka_unit_test(test_cached_calls_change_nothing_on_a_miss),
+		cmocka_unit_test(test_bins_stay_keyed_after_a_miss),
 		cmocka_unit_test(test_bins_keep_their_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
