@@ -72,10 +72,10 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 {
 	if (!be || !cfg || !out || be->device_count <= 0)
 		return CM_ERR_INVALID;
-	cm_heap *h = aligned_alloc(_Alignof(cm_heap), sizeof(*h));
+	_Static_assert(_Alignof(cm_heap) <= 64 && _Alignof(cm_device) <= 64, "cm_alloc_lines");
+	cm_heap *h = cm_alloc_lines(sizeof(*h));
 	if (!h)
 		return CM_ERR_OOM;
-	memset(h, 0, sizeof(*h));
 	h->be = be;
 	h->cfg = *cfg;
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
@@ -83,9 +83,7 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->round_plain = cm_size_rounds_plain(cfg);
 	/* Tracing (oom_snapshot) and the event log see every call: no fast path. */
 	h->fast = cfg->oom_snapshot[0] == '\0' && cfg->log_path[0] == '\0';
-	h->devs = aligned_alloc(_Alignof(cm_device), (size_t)h->ndev * sizeof(*h->devs));
-	if (h->devs)
-		memset(h->devs, 0, (size_t)h->ndev * sizeof(*h->devs));
+	h->devs = cm_alloc_lines((size_t)h->ndev * sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired || cm_dir_init(&h->dir) != CM_OK) {
 		cm_dir_fini(&h->dir);

@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "backend.h"
 #include "cachemalloc.h"
@@ -327,6 +329,18 @@ struct cm_heap {
 	cm_dir dir;                    /* user stream handle -> record (directory.c) */
 	struct cm_host *host;   /* pinned host memory (host.c); NULL: not cached */
 };
+
+/* Zeroed memory of whole cache lines, 64-byte aligned: what one thread
+ * writes on every call never shares a line with another's, and structs
+ * laid out by cache line (cm_heap, cm_device) start on one. */
+static inline void *cm_alloc_lines(size_t size)
+{
+	size = (size + 63) & ~(size_t)63;
+	void *p = aligned_alloc(64, size);
+	if (p)
+		memset(p, 0, size);
+	return p;
+}
 
 /* size.c */
 /* A multiple of 512, at least 512: the rounding without

@@ -428,26 +428,28 @@ __attribute__((hot)) bool cm_free_cached(cm_heap *h, uintptr_t ptr)
 	return CM_LIKELY(h->fast) && cm_tc_free(h, ptr, CM_KEY_NONE, true);
 }
 
-cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out)
+/* The cache, then the locked path on a miss. */
+static inline __attribute__((always_inline)) cm_status
+cm_tc_malloc_or_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out)
 {
-	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE) : 0;
+	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, key) : 0;
 	if (CM_LIKELY(addr)) {
 		*out = addr;
 		return CM_OK;
 	}
-	return cm_malloc_slow(h, dev, size, CM_KEY_NONE, out);
+	return cm_malloc_slow(h, dev, size, key, out);
+}
+
+cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out)
+{
+	return cm_tc_malloc_or_slow(h, dev, size, CM_KEY_NONE, out);
 }
 
 cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out)
 {
 	if (s == CM_KEY_NONE)
 		return CM_ERR_INVALID;
-	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, s) : 0;
-	if (CM_LIKELY(addr)) {
-		*out = addr;
-		return CM_OK;
-	}
-	return cm_malloc_slow(h, dev, size, s, out);
+	return cm_tc_malloc_or_slow(h, dev, size, s, out);
 }
 
 cm_status cm_free(cm_heap *h, uintptr_t ptr)
@@ -628,17 +630,6 @@ static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 	tc->heap_id = 0;
 }
 
-/* Zeroed memory of whole cache lines: what one thread writes on every
- * call must never share a line with another thread's. */
-static void *cm_tc_alloc_lines(size_t size)
-{
-	size = (size + 63) & ~(size_t)63;
-	void *p = aligned_alloc(64, size);
-	if (p)
-		memset(p, 0, size);
-	return p;
-}
-
 static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 {
 	free(tc->devs);
@@ -646,7 +637,7 @@ static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 	memset(tc->live, 0, sizeof(tc->live));
 	tc->parked_bytes = 0;
 	tc->large_bin = NULL;
-	tc->devs = cm_tc_alloc_lines((size_t)h->ndev * sizeof(*tc->devs));
+	tc->devs = cm_alloc_lines((size_t)h->ndev * sizeof(*tc->devs));
 	tc->ndev = tc->devs ? h->ndev : 0;
 }
 
@@ -657,7 +648,7 @@ cm_tcache *cm_tc_get(cm_heap *h)
 		return tc;
 	pthread_once(&cm_tc_key_once, cm_tc_key_init);
 	if (!tc) {
-		tc = cm_tc_alloc_lines(sizeof(*tc));
+		tc = cm_alloc_lines(sizeof(*tc));
 		if (!tc)
 			return NULL;
 		tc->thread = atomic_fetch_add(&cm_tc_next_thread, 1);
