@@ -80,9 +80,9 @@ cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **o
 	h->cfg = *cfg;
 	h->id = atomic_fetch_add(&cm_heap_next_id, 1);
 	h->ndev = be->device_count;
-	h->round_plain = cm_size_rounds_plain(cfg);
 	/* Tracing (oom_snapshot) and the event log see every call: no fast path. */
 	h->fast = cfg->oom_snapshot[0] == '\0' && cfg->log_path[0] == '\0';
+	h->fast_round = h->fast && cm_size_rounds_plain(cfg);
 	h->devs = cm_alloc_lines((size_t)h->ndev * sizeof(*h->devs));
 	h->retired = calloc((size_t)h->ndev, sizeof(*h->retired));
 	if (!h->devs || !h->retired || cm_dir_init(&h->dir) != CM_OK) {

@@ -308,9 +308,9 @@ typedef struct cm_tc_retired {
 
 struct cm_heap {
 	/* What the fast path reads (tcache.c), in one cache line. */
-	_Alignas(64) uint64_t id; /* unique over the process: per-thread caches check it */
-	bool round_plain; /* no roundup_power2_divisions: round inline */
-	bool fast;        /* the per-thread caches may serve (not while tracing) */
+	_Alignas(64) uint64_t id; /* unique over the process: submit.c's thread cache checks it */
+	bool fast;       /* the per-thread caches may serve (not while tracing) */
+	bool fast_round; /* fast, and no roundup_power2_divisions: they round inline */
 	/* Submissions (submit.c): set when every way work reaches a stream
 	 * calls cm_submit_begin/end; otherwise nothing is known of streams'
 	 * work and the protocol asks the device. */

@@ -81,8 +81,7 @@ struct cm_tc_dev {
 };
 
 struct cm_tcache {
-	uint64_t heap_id; /* 0: bound to no heap */
-	cm_heap *heap;
+	cm_heap *heap; /* NULL: bound to none (unbound before a heap goes: no ABA) */
 	uint32_t thread;
 	uint64_t tickets;
 	size_t parked_bytes;
@@ -249,7 +248,7 @@ static inline __attribute__((always_inline)) uintptr_t
 cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream key, bool ruled)
 {
 	cm_tcache *tc = cm_tc_self;
-	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
+	if (CM_UNLIKELY(!tc || tc->heap != h))
 		return 0;
 	cm_tc_bin *bin = cm_tc_bin_serving(tc, d, rounded, key);
 	if (!bin)
@@ -272,6 +271,8 @@ cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream ke
 	tc->parked_bytes -= rounded;
 	b->requested = size; /* what the range queries answer (cm_pointer_info) */
 	uintptr_t addr = b->node.addr;
+	if (addr == 0) /* never: 0 means no block, here and in the live table */
+		__builtin_unreachable();
 	cm_tc_record_live(tc, d, b, addr); /* the CAS made it tc|LIVE */
 	cm_tc_count(&bin->td->hits);
 	return addr;
@@ -341,16 +342,15 @@ static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 	return key != CM_KEY_NONE || cm_reuse_may_be_ready_unlocked(d);
 }
 
-static bool cm_tc_free_large(cm_heap *h, uintptr_t ptr, cm_stream key);
-
 /* The cache's free: parks ptr's block in the bin of its size and key, or
- * false with nothing changed. small: blocks larger than CM_SMALL_REQUEST
- * go to cm_tc_free_large, whose rules the common pair need not carry. */
+ * false with nothing changed. small_only: false for a block larger than
+ * CM_SMALL_REQUEST, whose rules (cm_tc_large_ok) the cache-first free
+ * need not carry: its miss path asks again with them. */
 static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr_t ptr,
-								   cm_stream key, bool small)
+								   cm_stream key, bool small_only)
 {
 	cm_tcache *tc = cm_tc_self;
-	if (CM_UNLIKELY(!tc || tc->heap_id != h->id))
+	if (CM_UNLIKELY(!tc || tc->heap != h))
 		return false;
 	cm_tc_live *slot = &tc->live[cm_tc_live_index(ptr)];
 	if (slot->addr != ptr || !ptr) /* an empty slot holds address 0 */
@@ -369,12 +369,15 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 	if (!cm_tc_worth_parking(d, key))
 		return false;
 	size_t size = b->node.size;
-	if (small && size > CM_SMALL_REQUEST)
-		return cm_tc_free_large(h, ptr, key);
-	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
-	if (!cm_tc_bin_accepts(tc, bin, d, size, key) || (!small && !cm_tc_large_ok(tc, bin, b, d)))
+	if (small_only && size > CM_SMALL_REQUEST)
 		return false;
-	cm_stream_rec *rec = bin->rec; /* field by field: fewer registers held */
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
+	if (!cm_tc_bin_accepts(tc, bin, d, size, key) ||
+	    (!small_only && !cm_tc_large_ok(tc, bin, b, d)))
+		return false;
+	/* A cudaFree bin has no stream (cm_tc_check): the cache-first free
+	 * writes its tag from constants. Field by field: fewer registers. */
+	cm_stream_rec *rec = key == CM_KEY_NONE ? NULL : bin->rec;
 	b->tag.epoch = atomic_load_explicit(&d->epoch, memory_order_acquire);
 	b->tag.stream = rec;
 	b->tag.stream_gen = rec ? rec->gen : 0;
@@ -388,42 +391,46 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 	return true;
 }
 
-static __attribute__((noinline)) bool cm_tc_free_large(cm_heap *h, uintptr_t ptr, cm_stream key)
-{
-	return cm_tc_free(h, ptr, key, false);
-}
-
 /* ---- the entry points: the cache first, the locked path on a miss ---- */
 
-/* The rounded size the cache serves, or 0: the slow path rounds (and
- * rejects) everything else. */
-static inline size_t cm_tc_round(const cm_heap *h, size_t size)
+/* The sizes the cache serves: 1 .. SIZE_MAX / 2 where they round inline
+ * (h->fast_round); the slow path rounds (and rejects) everything else. */
+static inline bool cm_tc_rounds(const cm_heap *h, size_t size)
 {
-	if (CM_LIKELY(h->round_plain && size - 1 < SIZE_MAX / 2))
-		return cm_size_round_plain(size);
-	return 0;
+	return CM_LIKELY(h->fast_round) && size - 1 < SIZE_MAX / 2;
+}
+/* cm_size_round_plain for a size of at least 1, without its branch. */
+static inline size_t cm_tc_round(size_t size)
+{
+	return (size + CM_MIN_BLOCK - 1) & ~(CM_MIN_BLOCK - 1);
 }
 
-static inline __attribute__((always_inline)) uintptr_t cm_tc_malloc_entry(cm_heap *h, int dev,
-									 size_t size, cm_stream key)
+/* ruled_too: a cudaMalloc block the rules must judge (the device cannot
+ * answer at once) is asked for too; else the answer is 0. */
+static inline __attribute__((always_inline)) uintptr_t
+cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_stream key, bool ruled_too)
 {
-	size_t rounded = cm_tc_round(h, size);
-	if (CM_UNLIKELY(!h->fast || !rounded || (unsigned)dev >= (unsigned)h->ndev))
+	if (CM_UNLIKELY(!cm_tc_rounds(h, size) || (unsigned)dev >= (unsigned)h->ndev))
 		return 0;
+	size_t rounded = cm_tc_round(size);
 	cm_device *d = &h->devs[dev];
 	if (key == CM_KEY_NONE && !cm_reuse_ready_at_once(d))
-		return cm_tc_malloc_ruled(h, d, rounded, size);
+		return ruled_too ? cm_tc_malloc_ruled(h, d, rounded, size) : 0;
 	return cm_tc_malloc(h, d, rounded, size, key, false);
 }
 
-/* hot: beside the hooks that call them (.text.hot), one stretch of code
- * for the pair. */
-__attribute__((hot)) uintptr_t cm_malloc_cached(cm_heap *h, int dev, size_t size)
+/* The cache-first tries: what the cache hands out with no call at all
+ * (no rule to ask, no large block's placement); the rest is the miss
+ * path's, through cm_malloc and cm_free. hot: beside the hooks that call
+ * them (.text.hot); always_inline: into those hooks where the library is
+ * linked with link-time optimization (meson.build), so the pair has no
+ * call frame and saves no register. */
+__attribute__((hot, always_inline)) inline uintptr_t cm_malloc_cached(cm_heap *h, int dev, size_t size)
 {
-	return cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE);
+	return cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE, false);
 }
 
-__attribute__((hot)) bool cm_free_cached(cm_heap *h, uintptr_t ptr)
+__attribute__((hot, always_inline)) inline bool cm_free_cached(cm_heap *h, uintptr_t ptr)
 {
 	return CM_LIKELY(h->fast) && cm_tc_free(h, ptr, CM_KEY_NONE, true);
 }
@@ -432,7 +439,7 @@ __attribute__((hot)) bool cm_free_cached(cm_heap *h, uintptr_t ptr)
 static inline __attribute__((always_inline)) cm_status
 cm_tc_malloc_or_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out)
 {
-	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, key) : 0;
+	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, key, true) : 0;
 	if (CM_LIKELY(addr)) {
 		*out = addr;
 		return CM_OK;
@@ -454,7 +461,7 @@ cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr
 
 cm_status cm_free(cm_heap *h, uintptr_t ptr)
 {
-	if (cm_free_cached(h, ptr))
+	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, CM_KEY_NONE, false)))
 		return CM_OK;
 	return cm_free_slow(h, ptr, CM_KEY_NONE);
 }
@@ -463,7 +470,7 @@ cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s)
 {
 	if (s == CM_KEY_NONE)
 		return CM_ERR_INVALID;
-	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, s, true)))
+	if (CM_LIKELY(h->fast && cm_tc_free(h, ptr, s, false)))
 		return CM_OK;
 	return cm_free_slow(h, ptr, s);
 }
@@ -627,7 +634,6 @@ static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 		tc->next->prev = tc->prev;
 	tc->next = tc->prev = NULL;
 	tc->heap = NULL;
-	tc->heap_id = 0;
 }
 
 static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
@@ -644,7 +650,7 @@ static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 cm_tcache *cm_tc_get(cm_heap *h)
 {
 	cm_tcache *tc = cm_tc_self;
-	if (CM_LIKELY(tc && tc->heap_id == h->id))
+	if (CM_LIKELY(tc && tc->heap == h))
 		return tc;
 	pthread_once(&cm_tc_key_once, cm_tc_key_init);
 	if (!tc) {
@@ -666,7 +672,6 @@ cm_tcache *cm_tc_get(cm_heap *h)
 			pthread_mutex_unlock(&h->devs[i].lock);
 		}
 		tc->heap = h;
-		tc->heap_id = h->id;
 		tc->next = h->tcaches;
 		if (h->tcaches)
 			h->tcaches->prev = tc;
@@ -690,7 +695,7 @@ static void cm_tc_thread_exit(void *arg)
 void cm_thread_flush(cm_heap *h)
 {
 	cm_tcache *tc = cm_tc_self;
-	if (!tc || tc->heap_id != h->id)
+	if (!tc || tc->heap != h)
 		return;
 	for (int i = 0; i < h->ndev; i++) {
 		pthread_mutex_lock(&h->devs[i].lock);
@@ -709,7 +714,6 @@ void cm_tc_heap_fini(cm_heap *h)
 		h->tcaches = tc->next;
 		tc->next = tc->prev = NULL;
 		tc->heap = NULL;
-		tc->heap_id = 0;
 	}
 	pthread_mutex_unlock(&cm_tc_registry);
 }
@@ -732,7 +736,8 @@ void cm_tc_stats(cm_heap *h, int dev, cm_stats *st)
 }
 
 /* For the checker: every parked entry is a USED block owned tc|PARKED, of
- * its bin's size and device, and the parked byte count adds up. Call only
+ * its bin's size and device, a cudaFree bin has no stream record (the
+ * free's tag assumes it), and the parked byte count adds up. Call only
  * when no other thread uses the heap. */
 bool cm_tc_check(cm_heap *h, FILE *err)
 {
@@ -746,6 +751,10 @@ bool cm_tc_check(cm_heap *h, FILE *err)
 			parked += (size_t)count * bin->size;
 			if (count && !bin->size) {
 				fprintf(err, "tcache: bin %zu holds blocks but is keyed to nothing\n", i);
+				ok = false;
+			}
+			if (bin->size && bin->key == CM_KEY_NONE && bin->rec) {
+				fprintf(err, "tcache: cudaFree bin %zu has a stream record\n", i);
 				ok = false;
 			}
 			bool marked = bin->td && (atomic_load(&bin->td->bins) & cm_tc_bin_bit(tc, bin));
