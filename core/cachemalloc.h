@@ -43,9 +43,7 @@ cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s);
  * it served, or 0 with nothing changed (then call cm_malloc); whether it
  * took the block back (else call cm_free). They call no backend function,
  * take no lock and report nothing to the event log or trace (which turn
- * the cache off); they answer only what needs no further question (a
- * block the reuse rules must judge, a free of a block over 1 MiB: those
- * are cm_malloc's and cm_free's). */
+ * the cache off). */
 uintptr_t cm_malloc_cached(cm_heap *h, int dev, size_t size);
 bool cm_free_cached(cm_heap *h, uintptr_t ptr);
 

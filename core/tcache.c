@@ -342,10 +342,12 @@ static bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 	return key != CM_KEY_NONE || cm_reuse_may_be_ready_unlocked(d);
 }
 
+static bool cm_tc_free_large(cm_heap *h, uintptr_t ptr);
+
 /* The cache's free: parks ptr's block in the bin of its size and key, or
- * false with nothing changed. small_only: false for a block larger than
- * CM_SMALL_REQUEST, whose rules (cm_tc_large_ok) the cache-first free
- * need not carry: its miss path asks again with them. */
+ * false with nothing changed. small_only: a block larger than
+ * CM_SMALL_REQUEST goes to cm_tc_free_large, whose rules (cm_tc_large_ok)
+ * the cache-first free need not carry inline. */
 static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr_t ptr,
 								   cm_stream key, bool small_only)
 {
@@ -370,7 +372,7 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 		return false;
 	size_t size = b->node.size;
 	if (small_only && size > CM_SMALL_REQUEST)
-		return false;
+		return cm_tc_free_large(h, ptr); /* again from the start: a tail call */
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
 	if (!cm_tc_bin_accepts(tc, bin, d, size, key) ||
 	    (!small_only && !cm_tc_large_ok(tc, bin, b, d)))
@@ -391,6 +393,11 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 	return true;
 }
 
+static __attribute__((noinline)) bool cm_tc_free_large(cm_heap *h, uintptr_t ptr)
+{
+	return cm_tc_free(h, ptr, CM_KEY_NONE, false);
+}
+
 /* ---- the entry points: the cache first, the locked path on a miss ---- */
 
 /* The sizes the cache serves: 1 .. SIZE_MAX / 2 where they round inline
@@ -405,29 +412,25 @@ static inline size_t cm_tc_round(size_t size)
 	return (size + CM_MIN_BLOCK - 1) & ~(CM_MIN_BLOCK - 1);
 }
 
-/* ruled_too: a cudaMalloc block the rules must judge (the device cannot
- * answer at once) is asked for too; else the answer is 0. */
 static inline __attribute__((always_inline)) uintptr_t
-cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_stream key, bool ruled_too)
+cm_tc_malloc_entry(cm_heap *h, int dev, size_t size, cm_stream key)
 {
 	if (CM_UNLIKELY(!cm_tc_rounds(h, size) || (unsigned)dev >= (unsigned)h->ndev))
 		return 0;
 	size_t rounded = cm_tc_round(size);
 	cm_device *d = &h->devs[dev];
 	if (key == CM_KEY_NONE && !cm_reuse_ready_at_once(d))
-		return ruled_too ? cm_tc_malloc_ruled(h, d, rounded, size) : 0;
+		return cm_tc_malloc_ruled(h, d, rounded, size);
 	return cm_tc_malloc(h, d, rounded, size, key, false);
 }
 
-/* The cache-first tries: what the cache hands out with no call at all
- * (no rule to ask, no large block's placement); the rest is the miss
- * path's, through cm_malloc and cm_free. hot: beside the hooks that call
- * them (.text.hot); always_inline: into those hooks where the library is
- * linked with link-time optimization (meson.build), so the pair has no
- * call frame and saves no register. */
+/* The cache-first tries. hot: beside the hooks that call them
+ * (.text.hot); always_inline: into those hooks where the library is linked
+ * with link-time optimization (meson.build), so the common pair has no
+ * call frame (the rules' question and a large free are calls). */
 __attribute__((hot, always_inline)) inline uintptr_t cm_malloc_cached(cm_heap *h, int dev, size_t size)
 {
-	return cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE, false);
+	return cm_tc_malloc_entry(h, dev, size, CM_KEY_NONE);
 }
 
 __attribute__((hot, always_inline)) inline bool cm_free_cached(cm_heap *h, uintptr_t ptr)
@@ -439,7 +442,7 @@ __attribute__((hot, always_inline)) inline bool cm_free_cached(cm_heap *h, uintp
 static inline __attribute__((always_inline)) cm_status
 cm_tc_malloc_or_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out)
 {
-	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, key, true) : 0;
+	uintptr_t addr = out ? cm_tc_malloc_entry(h, dev, size, key) : 0;
 	if (CM_LIKELY(addr)) {
 		*out = addr;
 		return CM_OK;
