@@ -39,13 +39,8 @@ cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out);
 cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out);
 cm_status cm_free(cm_heap *h, uintptr_t ptr);
 cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s);
-/* The calling thread's cache alone, for a hook's first try: the address
- * it served, or 0 with nothing changed (then call cm_malloc); whether it
- * took the block back (else call cm_free). They call no backend function,
- * take no lock and report nothing to the event log or trace (which turn
- * the cache off). */
-uintptr_t cm_malloc_cached(cm_heap *h, int dev, size_t size);
-bool cm_free_cached(cm_heap *h, uintptr_t ptr);
+/* A hook's first try, the calling thread's cache alone: cm_malloc_cached
+ * and cm_free_cached, inline in tcache_fast.h. */
 
 cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking);
 /* dev < 0: the device whose table holds s. */

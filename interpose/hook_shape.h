@@ -28,6 +28,7 @@
 
 #include "driver_hooks.h" /* cm_drv_block_of */
 #include "library.h"
+#include "tcache_fast.h" /* cm_malloc_cached, cm_free_cached: the core's, inline */
 
 #define CM_EXPORT __attribute__((visibility("default")))
 

@@ -23,7 +23,7 @@
 
 #include "cachemalloc.h"
 
-extern atomic_bool cm_nvtx_on;
+extern atomic_bool cm_nvtx_on __attribute__((visibility("hidden"))); /* one load (library.h) */
 
 static inline bool cm_nvtx_active(void)
 {

@@ -2,6 +2,7 @@
  * 256 MiB, and a large block parks only where the pools would have placed
  * the next request of its size the same way without the cache. */
 #include "fixture.h"
+#include "tcache_fast.h" /* cm_malloc_cached, cm_free_cached */
 
 #define MiB ((size_t)1 << 20)
 
