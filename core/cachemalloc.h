@@ -39,8 +39,8 @@ cm_status cm_malloc(cm_heap *h, int dev, size_t size, uintptr_t *out);
 cm_status cm_malloc_async(cm_heap *h, int dev, size_t size, cm_stream s, uintptr_t *out);
 cm_status cm_free(cm_heap *h, uintptr_t ptr);
 cm_status cm_free_async(cm_heap *h, uintptr_t ptr, cm_stream s);
-/* A hook's first try, the calling thread's cache alone: cm_malloc_cached
- * and cm_free_cached, inline in tcache_fast.h. */
+/* (The hooks' first try, the calling thread's cache alone, is internal:
+ * cm_malloc_cached and cm_free_cached, inline in tcache_fast.h.) */
 
 cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking);
 /* dev < 0: the device whose table holds s. */

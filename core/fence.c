@@ -147,7 +147,7 @@ static bool cm_quiet(cm_device *d)
 	       !atomic_load_explicit(&d->zombies, memory_order_acquire);
 }
 
-/* The fast path's question (tcache.c), without the lock and without a
+/* The fast path's question (tcache_fast.h), without the lock and without a
  * device call: may a cudaMalloc block this thread freed be handed to it
  * again now? The same rules as cm_reuse_need, those that need no call
  * (the first of them inline: internal.h's cm_reuse_ready_at_once). */

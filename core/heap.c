@@ -4,7 +4,7 @@
  * need not call each other.
  *
  * An allocation tries, in this order (cm_alloc_locked, the one place):
- *   0. the calling thread's cache, without any lock (tcache.c); on a
+ *   0. the calling thread's cache, without any lock (tcache_fast.h); on a
  *      miss its parked blocks go back to the pools first, so that what
  *      it holds never makes the search below fail or fragment;
  *   1. best fit in the consumer's pool, made safe by cm_reuse_prepare

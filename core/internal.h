@@ -214,7 +214,7 @@ typedef struct cm_livemap {
 } cm_livemap;
 
 struct cm_device {
-	/* What the per-thread caches' fast path reads (tcache.c, fence.c's
+	/* What the per-thread caches' fast path reads (tcache_fast.h, fence.c's
 	 * inline checks), in one cache line and not the lock's. */
 	_Alignas(64) cm_heap *heap;
 	int index;
@@ -307,7 +307,7 @@ typedef struct cm_tc_retired {
 } cm_tc_retired;
 
 struct cm_heap {
-	/* What the fast path reads (tcache.c), in one cache line. */
+	/* What the fast path reads (tcache_fast.h), in one cache line. */
 	_Alignas(64) uint64_t id; /* unique over the process: submit.c's thread cache checks it */
 	bool fast;       /* the per-thread caches may serve (not while tracing) */
 	bool fast_round; /* fast, and no roundup_power2_divisions: they round inline */
@@ -447,7 +447,7 @@ cm_tag cm_tag_join(cm_device *d, cm_tag a, cm_tag b);
 bool cm_tag_complete(cm_device *d, const cm_tag *t);
 bool cm_tag_poll_complete(cm_device *d, const cm_tag *t);
 cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b);
-/* The fast path's questions (tcache.c), fence.c's rules; the common
+/* The fast path's questions (tcache_fast.h), fence.c's rules; the common
  * answers inline, so that a pair makes no call. cm_reuse_ready_at_once:
  * any cudaMalloc block this thread freed on d is ready now, whatever its
  * tag (with free_fence:gpu and no user stream: rule 4); otherwise
@@ -498,7 +498,7 @@ cm_stream_rec *cm_dir_find(cm_dir *dir, cm_stream s);
 bool cm_dir_insert(cm_dir *dir, cm_stream s, cm_stream_rec *r);
 void cm_dir_remove(cm_dir *dir, cm_stream s, cm_stream_rec *r);
 
-/* tcache.c: per-thread caches (the lock-free fast path). */
+/* tcache.c: per-thread caches (their lock-free fast path: tcache_fast.h). */
 cm_tcache *cm_tc_get(cm_heap *h);
 uint32_t cm_tc_thread_id(const cm_tcache *tc);
 cm_stream_rec **cm_tc_per_thread_slot(cm_tcache *tc, int dev);

@@ -381,6 +381,7 @@ static void cm_block_refresh_around(cm_block *b)
  * complete. */
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size)
 {
+	cm_assert(seg->idle.addr != 0); /* 0 means no block (the fast path relies on it) */
 	cm_block *b = cm_block_new(d);
 	if (!b)
 		return CM_ERR_OOM;

@@ -197,7 +197,7 @@ cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream ke
 	tc->parked_bytes -= rounded;
 	b->requested = size; /* what the range queries answer (cm_pointer_info) */
 	uintptr_t addr = b->node.addr;
-	if (addr == 0) /* never: 0 means no block, here and in the live table */
+	if (addr == 0) /* never (cm_segment_adopt asserts it): 0 means no block */
 		__builtin_unreachable();
 	cm_tc_record_live(tc, d, b, addr); /* the CAS made it tc|LIVE */
 	cm_tc_count(&bin->td->hits);
@@ -267,12 +267,14 @@ static inline bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 }
 
 /* The cache's free: parks ptr's block in the bin of its size and key, or
- * false with nothing changed. small_only: a block larger than
- * CM_SMALL_REQUEST goes to cm_tc_free_large, whose rules (cm_tc_large_ok)
- * the cache-first free need not carry inline. */
+ * false with nothing changed. small_only (cudaFree's only: the key is
+ * CM_KEY_NONE): a block larger than CM_SMALL_REQUEST goes to
+ * cm_tc_free_large, whose rules (cm_tc_large_ok) the cache-first free
+ * need not carry inline. */
 static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr_t ptr,
 								   cm_stream key, bool small_only)
 {
+	cm_assert(!small_only || key == CM_KEY_NONE); /* cm_tc_free_large frees as cudaFree */
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap != h))
 		return false;
@@ -294,13 +296,14 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 		return false;
 	size_t size = b->node.size;
 	if (small_only && size > CM_SMALL_REQUEST)
-		return cm_tc_free_large(h, ptr); /* again from the start: a tail call */
+		return cm_tc_free_large(h, ptr); /* again from the start, out of line */
 	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
 	if (!cm_tc_bin_accepts(tc, bin, d, size, key) ||
 	    (!small_only && !cm_tc_large_ok(tc, bin, b, d)))
 		return false;
 	/* A cudaFree bin has no stream (cm_tc_check): the cache-first free
-	 * writes its tag from constants. Field by field: fewer registers. */
+	 * writes its tag's stream fields from constants. Field by field: fewer
+	 * registers. */
 	cm_stream_rec *rec = key == CM_KEY_NONE ? NULL : bin->rec;
 	b->tag.epoch = atomic_load_explicit(&d->epoch, memory_order_acquire);
 	b->tag.stream = rec;
