@@ -42,7 +42,7 @@ static pthread_mutex_t cm_tc_registry = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t cm_tc_key;
 static pthread_once_t cm_tc_key_once = PTHREAD_ONCE_INIT;
 static _Atomic uint32_t cm_tc_next_thread = 1;
-__thread cm_tcache *cm_tc_self __attribute__((tls_model("initial-exec")));
+__thread cm_tcache *cm_tc_self __attribute__((tls_model("initial-exec"))); /* tcache_fast.h */
 
 static void cm_tc_thread_exit(void *arg);
 
