@@ -104,18 +104,20 @@ enum { CM_BLOCK_FREE = 1, CM_BLOCK_USED = 2, CM_BLOCK_HOLE = 3 };
 enum { CM_OWNER_LIVE = 1, CM_OWNER_PARKED = 2, CM_OWNER_MASK = 3 };
 
 /* Two cache lines exactly: threads that own neighbouring structs never
- * write the same line. */
+ * write the same line. The first holds what a cache hit touches (a hit
+ * reads and writes no other), the second the links and the tag a free
+ * writes. */
 typedef struct cm_block {
 	_Alignas(64) cm_tnode node; /* node.size, node.addr: the block's extent */
-	cm_segment *seg;
-	struct cm_block *prev, *next; /* address neighbours in the segment */
 	_Atomic uintptr_t owner;
 	_Atomic uint64_t ticket; /* which hand-out a per-thread cache entry means */
+	size_t requested;
 	uint8_t state;
 	_Atomic uint8_t free_nb; /* USED with a FREE neighbour (lock-free hint) */
 	bool awaiting; /* FREE, in the device's awaiting list instead of its pool's index */
 	uint32_t dev_index; /* the device whose slab holds the struct: never changes */
-	size_t requested;
+	_Alignas(64) cm_segment *seg;
+	struct cm_block *prev, *next; /* address neighbours in the segment */
 	cm_tag tag; /* meaningful while free or parked */
 	uint64_t refit_gen; /* cm_block_refit_gen when last handed out or parked */
 } cm_block;
