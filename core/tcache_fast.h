@@ -242,7 +242,7 @@ static inline void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t
  * only one bin of them at a time, given back before any other large free
  * or any miss. Free-then-allocate of one size stays cheap at every size. */
 static inline bool cm_tc_large_parks(const cm_tcache *tc, const cm_tc_bin *bin, cm_block *b,
-			      const cm_device *d)
+				     const cm_device *d)
 {
 	if (tc->large_bin && tc->large_bin != bin)
 		return false;
