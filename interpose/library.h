@@ -35,7 +35,7 @@ bool cm_hook_reset_seen(void);
 
 /* The process heap, or NULL: pass everything through. Inline, as the
  * next two: every hook asks (the pair's cost, docs/benchmarks.md). */
-/* hidden (as every symbol here but the hooks): one load, no GOT entry. */
+/* hidden (as every symbol of the library but the hooks): one load, no GOT entry. */
 extern _Atomic(cm_heap *) cm_lib_heap_ptr __attribute__((visibility("hidden")));
 cm_heap *cm_lib_heap_create(void); /* NULL until the driver has a device */
 static inline cm_heap *cm_lib_heap(void)
