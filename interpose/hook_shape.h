@@ -130,42 +130,40 @@
 /* The cache-first hooks of the hot path (cudaMalloc, cudaFree, cuMemAlloc,
  * cuMemFree): the calling thread's cache is asked first (cm_malloc_cached,
  * cm_free_cached: no lock, no CUDA call, so no guard), where nothing
- * else must happen first (cm_lib_cached_heap, cm_lib_cached_slot); on a
- * miss the hook's whole shape runs, defined as cm_miss_<name>, not
- * inlined and kept apart from the hot code. fresh: the level's own
- * condition for the first try. */
+ * else must happen first (cm_lib_cached_heap, cm_lib_cached_slot; for a
+ * free cm_lib_cached_free_heap); on a miss the hook's whole shape runs,
+ * defined as cm_miss_<name>, not inlined and kept apart from the hot
+ * code. */
 #define CM_MISS_FN(ret, name) static __attribute__((noinline, cold)) ret cm_miss_##name
-#define CM_CACHED_ALLOC(ret, ok, level, fresh, name, params, args, p, n, type)      \
-	CM_EXPORT __attribute__((hot)) ret name params                              \
-	{                                                                           \
-		cm_heap *h = cm_lib_cached_heap();                                  \
-		int slot;                                                           \
-		uintptr_t addr;                                                     \
-		if (__builtin_expect(h && (p) && (fresh) &&                         \
-					     cm_lib_cached_slot(level, &slot),      \
-				     1) &&                                          \
-		    (addr = cm_malloc_cached(h, slot, (n)))) {                      \
-			*(p) = (type)addr;                                          \
-			return ok;                                                  \
-		}                                                                   \
-		return cm_miss_##name args;                                         \
+#define CM_CACHED_ALLOC(ret, ok, level, name, params, args, p, n, type)                  \
+	CM_EXPORT __attribute__((hot)) ret name params                                   \
+	{                                                                                \
+		cm_heap *h = cm_lib_cached_heap();                                       \
+		int slot;                                                                \
+		uintptr_t addr;                                                          \
+		if (__builtin_expect(h && (p) && cm_lib_cached_slot(level, &slot), 1) && \
+		    (addr = cm_malloc_cached(h, slot, (n)))) {                           \
+			*(p) = (type)addr;                                               \
+			return ok;                                                       \
+		}                                                                        \
+		return cm_miss_##name args;                                              \
 	}
-#define CM_CACHED_FREE(ret, ok, name, params, args, p)                               \
-	CM_EXPORT __attribute__((hot)) ret name params                               \
-	{                                                                            \
-		cm_heap *h = cm_lib_cached_heap();                                   \
-		if (__builtin_expect(h && (p), 1) && cm_free_cached(h, (uintptr_t)(p))) \
-			return ok;                                                   \
-		return cm_miss_##name args;                                          \
+#define CM_CACHED_FREE(ret, ok, name, params, args, p)                                    \
+	CM_EXPORT __attribute__((hot)) ret name params                                    \
+	{                                                                                 \
+		cm_heap *h = cm_lib_cached_free_heap();                                   \
+		if (__builtin_expect(h && (p), 1) && cm_free_cached(h, (uintptr_t)(p)))   \
+			return ok;                                                        \
+		return cm_miss_##name args;                                               \
 	}
 #define CM_RUNTIME_CACHED_ALLOC_HOOK(name, params, args, p, n, pass_if, serve)                \
 	CM_RUNTIME_ALLOC_FN(CM_MISS_FN(cudaError_t, name), name, params, args, pass_if, true,    \
 			    serve)                                                            \
-	CM_CACHED_ALLOC(cudaError_t, cudaSuccess, CM_LEVEL_RUNTIME, cm_hook_no_new_reset(), name, \
-			params, args, p, n, void *)
+	CM_CACHED_ALLOC(cudaError_t, cudaSuccess, CM_LEVEL_RUNTIME, name, params, args, p, n,    \
+			void *)
 #define CM_DRIVER_CACHED_ALLOC_HOOK(name, params, args, p, n, pass_if, serve)                \
 	CM_DRIVER_ALLOC_FN(CM_MISS_FN(CUresult, name), name, params, args, pass_if, true, serve) \
-	CM_CACHED_ALLOC(CUresult, CUDA_SUCCESS, CM_LEVEL_DRIVER, true, name, params, args, p, n,  \
+	CM_CACHED_ALLOC(CUresult, CUDA_SUCCESS, CM_LEVEL_DRIVER, name, params, args, p, n,      \
 			CUdeviceptr)
 #define CM_RUNTIME_CACHED_FREE_HOOK(name, params, args, p, serve)                             \
 	CM_HOOK_FN(CM_MISS_FN(cudaError_t, name), cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, \

@@ -31,13 +31,6 @@ CM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s);
 static atomic_uint cm_hook_resets;
 static __thread unsigned cm_hook_resets_seen __attribute__((tls_model("initial-exec")));
 
-/* Whether this thread saw every reset: a cache-first try asks without
- * marking one seen (the miss path does). */
-static inline bool cm_hook_no_new_reset(void)
-{
-	return cm_hook_resets_seen == atomic_load_explicit(&cm_hook_resets, memory_order_relaxed);
-}
-
 bool cm_hook_reset_seen(void)
 {
 	unsigned resets = atomic_load_explicit(&cm_hook_resets, memory_order_relaxed);

@@ -53,27 +53,36 @@ static inline bool cm_lib_device(int *slot)
 
 /* A cache-first hook's conditions (hook_shape.h's CM_CACHED_*): the heap,
  * where the hook may ask the thread's cache before anything else (not
- * inside CUDA, no NVTX tool to tell), else NULL; for an allocation, the
- * thread's slot where an allocation of this level found the thread's
- * context known and marked the level since (cm_lib_saw_here), and the
- * slot still serves that context. */
+ * inside CUDA), else NULL; for an allocation, the thread's slot where an
+ * allocation of this level found the thread's context known, no NVTX tool
+ * to tell and every device reset seen, and marked the level since
+ * (cm_lib_saw_here), and the slot still serves that context (a reset of
+ * it forgets the slot, so the next try misses and the miss path sees the
+ * reset); for a free, no NVTX tool to tell either. */
 static inline cm_heap *cm_lib_cached_heap(void)
 {
-	if (cm_in_cuda || cm_nvtx_active())
+	if (cm_in_cuda)
 		return NULL;
 	return atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
+}
+static inline cm_heap *cm_lib_cached_free_heap(void)
+{
+	return cm_nvtx_active() ? NULL : cm_lib_cached_heap();
 }
 static inline bool cm_lib_cached_slot(unsigned level, int *slot)
 {
 	return (cm_ctx_cached.levels & level) && cm_ctx_cached_slot(slot); /* levels: known */
 }
-/* An allocation hook of the level found the thread's context (its slot):
- * the level is marked, and this thread's cache-first tries at it may skip
- * both questions until the context changes. */
+/* An allocation hook of the level found the thread's context (its slot),
+ * past the reset check: the level is marked, and while no NVTX tool must
+ * hear of blocks (nvtx.h: decided when the heap is made, it may only go
+ * off later) this thread's cache-first tries at it may skip the questions
+ * until the context changes. */
 static inline void cm_lib_saw_here(unsigned level)
 {
 	cm_lib_saw(level);
-	cm_ctx_cached.levels |= (uint8_t)level;
+	if (!cm_nvtx_active())
+		cm_ctx_cached.levels |= (uint8_t)level;
 }
 
 /* The core's name of a stream argument: 0 is the legacy stream, or the
