@@ -126,6 +126,7 @@ bool cm_ctx_current_slow(int *slot)
 	cm_ctx_cached.slot_gen = &cm_ctx_slots[s].gen;
 	cm_ctx_cached.gen = atomic_load_explicit(&cm_ctx_slots[s].gen, memory_order_acquire);
 	cm_ctx_cached.known = true;
+	cm_ctx_cached.levels = 0; /* a new entry or gen: no level has allocated in it yet */
 	*slot = s;
 	return true;
 }

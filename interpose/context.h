@@ -24,8 +24,9 @@ int cm_ctx_slot_count(void);
  * changes it (context_hooks.c, cm_ctx_changed); a slot forgotten since
  * (its gen, *slot_gen, moved on) makes the entry stale as well. `levels`:
  * the hook levels (library.h) whose allocation found ctx known and marked
- * its level since, cleared with `known`: a cache-first try at one of them
- * asks nothing more (cm_lib_cached_slot). */
+ * its level since, cleared with `known` and whenever the entry is filled
+ * anew (another context, or its slot's gen moved on): a cache-first try at
+ * one of them asks nothing more (cm_lib_cached_slot). */
 typedef struct cm_ctx_cache {
 	CUcontext ctx;
 	const _Atomic uint32_t *slot_gen;
