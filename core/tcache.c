@@ -101,9 +101,11 @@ __attribute__((noinline)) uintptr_t cm_tc_malloc_ruled(cm_heap *h, cm_device *d,
 	return cm_tc_malloc(h, d, rounded, size, CM_KEY_NONE, true);
 }
 
-__attribute__((noinline)) bool cm_tc_free_large(cm_heap *h, uintptr_t ptr)
+/* A cudaFree of a block over 1 MiB, found by cm_tc_free. */
+__attribute__((noinline)) bool cm_tc_park_large(cm_tcache *tc, cm_tc_live *slot, cm_block *b,
+						cm_device *d, size_t size)
 {
-	return cm_tc_free(h, ptr, CM_KEY_NONE, false);
+	return cm_tc_park(tc, slot, b, d, size, CM_KEY_NONE, true);
 }
 
 /* The cache, then the locked path on a miss. */
@@ -219,9 +221,7 @@ bool cm_tc_park_locked(cm_tcache *tc, cm_device *d, cm_block *b, cm_stream key,
 		b->refit_gen = cm_block_refit_gen(d, b); /* after the flushes above */
 	if (!cm_tc_bin_accepts(tc, bin, d, b->node.size, key) || !cm_tc_large_ok(tc, bin, b, d))
 		return false;
-	cm_tc_mark_bin(tc, bin);
-	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
-	cm_tc_push(tc, bin, b, b->node.size);
+	cm_tc_park_in(tc, bin, b, b->node.size);
 	return true;
 }
 

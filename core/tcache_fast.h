@@ -207,7 +207,7 @@ cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream ke
 /* tcache.c: the two calls the inline paths make, not inlined so that
  * the common pair saves no register for them. */
 uintptr_t cm_tc_malloc_ruled(cm_heap *h, cm_device *d, size_t rounded, size_t size);
-bool cm_tc_free_large(cm_heap *h, uintptr_t ptr);
+bool cm_tc_park_large(cm_tcache *tc, cm_tc_live *slot, cm_block *b, cm_device *d, size_t size);
 
 static inline bool cm_tc_bin_accepts(const cm_tcache *tc, const cm_tc_bin *bin, const cm_device *d,
 				     size_t size, cm_stream key)
@@ -228,6 +228,15 @@ static inline void cm_tc_push(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t
 	tc->parked_bytes += size;
 	if (size > CM_SMALL_REQUEST)
 		tc->large_bin = bin;
+}
+
+/* Parks b in bin, which accepts it: the bin marked for b's device first,
+ * then b published tc|PARKED (its tag written before), then pushed. */
+static inline void cm_tc_park_in(cm_tcache *tc, cm_tc_bin *bin, cm_block *b, size_t size)
+{
+	cm_tc_mark_bin(tc, bin);
+	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
+	cm_tc_push(tc, bin, b, size);
 }
 
 /* A parked block neither merges nor competes in best fit; on large
@@ -266,15 +275,45 @@ static inline bool cm_tc_worth_parking(cm_device *d, cm_stream key)
 	return key != CM_KEY_NONE || cm_reuse_may_be_ready_unlocked(d);
 }
 
+/* Parks b, found by its free in this thread's live slot (tc|LIVE with
+ * the slot's ticket, worth parking, of `size`), in the bin of its size
+ * and key, or false with nothing changed. large_rules: b may be larger
+ * than CM_SMALL_REQUEST (cm_tc_large_ok decides). */
+static inline __attribute__((always_inline)) bool
+cm_tc_park(cm_tcache *tc, cm_tc_live *slot, cm_block *b, cm_device *d, size_t size, cm_stream key,
+	   bool large_rules)
+{
+	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
+	if (!cm_tc_bin_accepts(tc, bin, d, size, key) ||
+	    (large_rules && !cm_tc_large_ok(tc, bin, b, d)))
+		return false;
+	/* Another thread could only take b by freeing the same pointer at this
+	 * very moment, a double free; so a plain store suffices here, not a
+	 * CAS. The tag is written first and published by the release store:
+	 * an OOM ladder stealing the parked block reads it. A cudaFree bin has
+	 * no stream (cm_tc_check): the cache-first free writes its tag's
+	 * stream fields from constants. Field by field: fewer registers. */
+	cm_stream_rec *rec = key == CM_KEY_NONE ? NULL : bin->rec;
+	b->tag.epoch = atomic_load_explicit(&d->epoch, memory_order_acquire);
+	b->tag.stream = rec;
+	b->tag.stream_gen = rec ? rec->gen : 0;
+	b->tag.thread = tc->thread;
+	b->tag.seq = rec ? atomic_load(&rec->free_seq) : 0;
+	cm_tc_park_in(tc, bin, b, size);
+	slot->addr = 0;
+	cm_tc_count(&bin->td->frees);
+	return true;
+}
+
 /* The cache's free: parks ptr's block in the bin of its size and key, or
  * false with nothing changed. small_only (cudaFree's only: the key is
- * CM_KEY_NONE): a block larger than CM_SMALL_REQUEST goes to
- * cm_tc_free_large, whose rules (cm_tc_large_ok) the cache-first free
- * need not carry inline. */
+ * CM_KEY_NONE): a block larger than CM_SMALL_REQUEST is parked by
+ * cm_tc_park_large, out of line, whose rules (cm_tc_large_ok) the
+ * cache-first free need not carry inline. */
 static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr_t ptr,
 								   cm_stream key, bool small_only)
 {
-	cm_assert(!small_only || key == CM_KEY_NONE); /* cm_tc_free_large frees as cudaFree */
+	cm_assert(!small_only || key == CM_KEY_NONE); /* cm_tc_park_large parks as cudaFree */
 	cm_tcache *tc = cm_tc_self;
 	if (CM_UNLIKELY(!tc || tc->heap != h))
 		return false;
@@ -286,36 +325,13 @@ static inline __attribute__((always_inline)) bool cm_tc_free(cm_heap *h, uintptr
 	uintptr_t live = (uintptr_t)tc | CM_OWNER_LIVE;
 	if (atomic_load_explicit(&b->owner, memory_order_acquire) != live ||
 	    atomic_load_explicit(&b->ticket, memory_order_relaxed) != slot->ticket)
-		return false;
-	/* tc|LIVE with our ticket: the block is ours. Another thread could
-	 * only take it by freeing the same pointer at this very moment, a
-	 * double free; so a plain store suffices here, not a CAS. The tag is
-	 * written first and published by the release store: an OOM ladder
-	 * stealing the parked block reads it. */
+		return false; /* tc|LIVE with our ticket: the block is ours */
 	if (!cm_tc_worth_parking(d, key))
 		return false;
 	size_t size = b->node.size;
 	if (small_only && size > CM_SMALL_REQUEST)
-		return cm_tc_free_large(h, ptr); /* again from the start, out of line */
-	cm_tc_bin *bin = &tc->bins[cm_tc_bin_index(size, key)];
-	if (!cm_tc_bin_accepts(tc, bin, d, size, key) ||
-	    (!small_only && !cm_tc_large_ok(tc, bin, b, d)))
-		return false;
-	/* A cudaFree bin has no stream (cm_tc_check): the cache-first free
-	 * writes its tag's stream fields from constants. Field by field: fewer
-	 * registers. */
-	cm_stream_rec *rec = key == CM_KEY_NONE ? NULL : bin->rec;
-	b->tag.epoch = atomic_load_explicit(&d->epoch, memory_order_acquire);
-	b->tag.stream = rec;
-	b->tag.stream_gen = rec ? rec->gen : 0;
-	b->tag.thread = tc->thread;
-	b->tag.seq = rec ? atomic_load(&rec->free_seq) : 0;
-	cm_tc_mark_bin(tc, bin);
-	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_PARKED, memory_order_release);
-	slot->addr = 0;
-	cm_tc_push(tc, bin, b, size);
-	cm_tc_count(&bin->td->frees);
-	return true;
+		return cm_tc_park_large(tc, slot, b, d, size);
+	return cm_tc_park(tc, slot, b, d, size, key, !small_only);
 }
 
 /* ---- the entry points: the cache first, the locked path on a miss ---- */

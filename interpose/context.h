@@ -41,9 +41,9 @@ bool cm_ctx_current_slow(int *slot);
 
 /* The calling thread's current context's slot: false when it has no
  * context or no slot is free. No driver call while the thread has not
- * changed its context since it last asked (cm_ctx_changed): that much is
- * cm_ctx_current_known, false where the driver must be asked; else
- * cuCtxGetCurrent and a compare. Inline: every allocation asks. */
+ * changed its context since it last asked (cm_ctx_changed) and the slot
+ * still serves it (cm_ctx_cached_slot); else cuCtxGetCurrent and a
+ * compare. Inline: every allocation asks. */
 static inline bool cm_ctx_cached_slot(int *slot) /* the slot, while it serves ctx */
 {
 	if (atomic_load_explicit(cm_ctx_cached.slot_gen, memory_order_acquire) != cm_ctx_cached.gen)
@@ -51,13 +51,10 @@ static inline bool cm_ctx_cached_slot(int *slot) /* the slot, while it serves ct
 	*slot = cm_ctx_cached.slot;
 	return true;
 }
-static inline bool cm_ctx_current_known(int *slot)
-{
-	return __builtin_expect(cm_ctx_cached.known, 1) && cm_ctx_cached_slot(slot);
-}
 static inline bool cm_ctx_current(int *slot)
 {
-	return cm_ctx_current_known(slot) || cm_ctx_current_slow(slot);
+	return (__builtin_expect(cm_ctx_cached.known, 1) && cm_ctx_cached_slot(slot)) ||
+	       cm_ctx_current_slow(slot);
 }
 /* The calling thread may have changed its current context (the hooks of
  * context_hooks.c): the next cm_ctx_current asks the driver. */

@@ -85,11 +85,18 @@
 	CM_HOOK_SHAPE(cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, true, name, params, args, 0, serve)
 #define CM_DRIVER_HOOK(name, params, args, serve) \
 	CM_HOOK_SHAPE(CUresult, CM_DRV, CUDA_SUCCESS, cm_lib_cu_fail, true, name, params, args, 0, serve)
-/* A free: a null pointer is CUDA's; serve is a cm_lib_* call (guarded). */
+/* A free: a null pointer is CUDA's; serve is a cm_lib_* call (guarded).
+ * fn as in CM_HOOK_FN. */
+#define CM_RUNTIME_FREE_FN(fn, name, params, args, p, serve)                                  \
+	CM_HOOK_FN(fn, cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, false, name, params, args, \
+		   !(p), serve)
+#define CM_DRIVER_FREE_FN(fn, real, name, params, args, p, serve)                               \
+	CM_HOOK_FN(fn, CUresult, real, CUDA_SUCCESS, cm_lib_cu_fail, false, name, params, args, !(p), \
+		   serve)
 #define CM_RUNTIME_FREE_HOOK(name, params, args, p, serve) \
-	CM_HOOK_SHAPE(cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, false, name, params, args, !(p), serve)
+	CM_RUNTIME_FREE_FN(CM_EXPORT cudaError_t name, name, params, args, p, serve)
 #define CM_DRIVER_FREE_HOOK(real, name, params, args, p, serve) \
-	CM_HOOK_SHAPE(CUresult, real, CUDA_SUCCESS, cm_lib_cu_fail, false, name, params, args, !(p), serve)
+	CM_DRIVER_FREE_FN(CM_EXPORT CUresult name, real, name, params, args, p, serve)
 
 /* The shape of an allocation hook, which needs the thread's context slot.
  * pass_if as above; then without a heap, with ready false or without a
@@ -165,13 +172,11 @@
 	CM_DRIVER_ALLOC_FN(CM_MISS_FN(CUresult, name), name, params, args, pass_if, true, serve) \
 	CM_CACHED_ALLOC(CUresult, CUDA_SUCCESS, CM_LEVEL_DRIVER, name, params, args, p, n,      \
 			CUdeviceptr)
-#define CM_RUNTIME_CACHED_FREE_HOOK(name, params, args, p, serve)                             \
-	CM_HOOK_FN(CM_MISS_FN(cudaError_t, name), cudaError_t, CM_REAL, cudaSuccess, cm_lib_fail, \
-		   false, name, params, args, !(p), serve)                                    \
+#define CM_RUNTIME_CACHED_FREE_HOOK(name, params, args, p, serve)                    \
+	CM_RUNTIME_FREE_FN(CM_MISS_FN(cudaError_t, name), name, params, args, p, serve) \
 	CM_CACHED_FREE(cudaError_t, cudaSuccess, name, params, args, p)
-#define CM_DRIVER_CACHED_FREE_HOOK(real, name, params, args, p, serve)                          \
-	CM_HOOK_FN(CM_MISS_FN(CUresult, name), CUresult, real, CUDA_SUCCESS, cm_lib_cu_fail, false, \
-		   name, params, args, !(p), serve)                                             \
+#define CM_DRIVER_CACHED_FREE_HOOK(real, name, params, args, p, serve)                    \
+	CM_DRIVER_FREE_FN(CM_MISS_FN(CUresult, name), real, name, params, args, p, serve) \
 	CM_CACHED_FREE(CUresult, CUDA_SUCCESS, name, params, args, p)
 
 /* The shape of a synchronization: the mark before the real call, the
