@@ -141,6 +141,11 @@ CUdevice cm_ctx_device(int slot)
 	return cm_ctx_slots[slot].dev;
 }
 
+bool cm_ctx_primary(int slot)
+{
+	return cm_ctx_slots[slot].primary;
+}
+
 void cm_ctx_forget(int slot)
 {
 	pthread_mutex_lock(&cm_ctx_lock);

@@ -67,6 +67,7 @@ int cm_ctx_find_primary(CUdevice dev);
 
 CUcontext cm_ctx_handle(int slot);
 CUdevice cm_ctx_device(int slot);
+bool cm_ctx_primary(int slot);
 
 /* The context of the slot is gone: its slot may serve another. */
 void cm_ctx_forget(int slot);

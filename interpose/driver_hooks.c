@@ -202,14 +202,22 @@ CM_DRIVER_WATCH(cuDevicePrimaryCtxReset_v2, (CUdevice dev), (dev), kept_ = cm_dr
 CM_DRIVER_WATCH(cuDevicePrimaryCtxReset, (CUdevice dev), (dev), kept_ = cm_drv_primary_slot(dev),
 		cm_drv_ctx_gone(r_, kept_))
 
-/* The last release destroys the primary context. */
-static CUresult cm_drv_primary_released(CUresult r, CUdevice dev)
+void cm_drv_primary_gone(CUdevice dev, bool destroyed)
 {
 	unsigned flags = 0;
 	int active = 1;
-	if (r == CUDA_SUCCESS && !cm_in_cuda &&
-	    cm_drv.cuDevicePrimaryCtxGetState(dev, &flags, &active) == CUDA_SUCCESS && !active)
-		cm_lib_forget_slot(cm_ctx_find_primary(dev));
+	int slot = cm_ctx_find_primary(dev);
+	if (slot >= 0 && (destroyed || (cm_drv.cuDevicePrimaryCtxGetState(dev, &flags, &active) ==
+						CUDA_SUCCESS &&
+					!active)))
+		cm_lib_forget_slot(slot);
+}
+
+/* The last release destroys the primary context. */
+static CUresult cm_drv_primary_released(CUresult r, CUdevice dev)
+{
+	if (r == CUDA_SUCCESS && !cm_in_cuda)
+		cm_drv_primary_gone(dev, false);
 	return r;
 }
 

@@ -74,25 +74,34 @@ CM_RUNTIME_FREE_HOOK(cudaFreeAsync_ptsz, (void *p, cudaStream_t s), (p, s), p,
 
 /* The runtime's reset may reach the driver by a path the lookup hooks do
  * not see (measured on the H200: the cache kept memory the reset freed),
- * so it is hooked here too: the current context is the one it destroys.
- * The driver hook then passes it through (the guard). */
-static int cm_hook_reset_slot(void)
+ * so it is hooked here too. It deinitializes the primary context of the
+ * thread's current device (cudaGetDevice), whether or not a context is
+ * current to the thread; with a created context current it resets only
+ * the runtime's state of it (CUDA's runtime documentation). And it may
+ * return an earlier asynchronous error although it reset: the device's
+ * primary slot goes when the reset succeeded with no created context
+ * current, or left the primary context inactive (cm_drv_primary_gone).
+ * kept_ is the device times two, plus one where success destroys. The
+ * driver hook then passes the reset through (the guard). */
+static int cm_hook_reset_target(void)
 {
-	int slot = -1;
-	if (cm_in_cuda || !cm_lib_heap() || !cm_lib_device(&slot))
-		slot = -1;
-	return slot;
+	int dev = -1, slot;
+	if (cm_in_cuda || !cm_lib_heap() || !cm_real.cudaGetDevice ||
+	    cm_real.cudaGetDevice(&dev) != cudaSuccess || dev < 0)
+		return -1;
+	bool created_current = cm_lib_device(&slot) && !cm_ctx_primary(slot);
+	return dev * 2 + !created_current;
 }
 
-static cudaError_t cm_hook_reset_done(cudaError_t err, int slot)
+static cudaError_t cm_hook_reset_done(cudaError_t err, int kept)
 {
-	if (err == cudaSuccess)
-		cm_lib_forget_slot(slot); /* only once the reset was accepted */
+	if (kept >= 0)
+		cm_drv_primary_gone(kept / 2, err == cudaSuccess && (kept & 1));
 	atomic_fetch_add(&cm_hook_resets, 1);
 	return err;
 }
 
-CM_RUNTIME_WATCH(cudaDeviceReset, (void), (), kept_ = cm_hook_reset_slot(),
+CM_RUNTIME_WATCH(cudaDeviceReset, (void), (), kept_ = cm_hook_reset_target(),
 		 cm_hook_reset_done(r_, kept_))
 
 /* ---- synchronization (rule 6), told to the core once ----

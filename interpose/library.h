@@ -130,6 +130,9 @@ cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz);
  * without freeing, and the slot may serve another context
  * (driver_hooks.c). Called only once the driver accepted the call. */
 void cm_lib_forget_slot(int slot);
+/* dev's primary context is gone when destroyed, or when the driver calls
+ * it inactive: its slot, if any, is forgotten. */
+void cm_drv_primary_gone(CUdevice dev, bool destroyed);
 
 /* The error a failed core call means to the program, left as the
  * runtime's last error too. */

@@ -40,6 +40,7 @@
 	X(cudaStreamSynchronize_ptsz, (cudaStream_t s))                                    \
 	X(cudaDeviceSynchronize, (void))                                                   \
 	X(cudaGetLastError, (void))                                                        \
+	X(cudaGetDevice, (int *dev))                                                       \
 	CM_REAL_HOST_FUNCS(X)
 
 /* Pitched and pinned host allocation (host_hooks.c). */

@@ -3,6 +3,9 @@
  *
  * Environment: FAKECUDA_REENTER=1 (see cudaMalloc in fakecudart_api.c),
  * read with secure_getenv; the driver reads its own (fakecu.c).
+ * FAKECUDA_RESET_ERROR=N, read at each cudaDeviceReset: a reset that
+ * succeeded returns error N instead, as the documentation allows ("may
+ * also return error codes from previous, asynchronous launches").
  *
  * Per thread, as in CUDA: the current device (default 0; the device of the
  * driver's current context when there is one) and the last error (set by
@@ -372,9 +375,7 @@ RT_API cudaError_t cudaDeviceSynchronize(void)
 RT_API cudaError_t cudaDeviceReset(void)
 {
 	int dev = 0;
-	CUcontext c = NULL;
 	cudaError_t r = cudaGetDevice(&dev);
-	(void)c;
 	if (r == cudaSuccess)
 		r = rt_call(rt_cu.cuDevicePrimaryCtxReset[0](dev));
 	if (r == cudaSuccess && dev < RT_MAX_DEVICES) {
@@ -382,6 +383,9 @@ RT_API cudaError_t cudaDeviceReset(void)
 		if (old)
 			rt_cu.cuDevicePrimaryCtxRelease[0](dev); /* the runtime's retain */
 		atomic_fetch_add(&rt_resets, 1);
+		const char *e = secure_getenv("FAKECUDA_RESET_ERROR");
+		if (e && atoi(e) > 0)
+			r = rt_ret((cudaError_t)atoi(e));
 	}
 	return r;
 }

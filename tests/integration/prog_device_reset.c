@@ -2,8 +2,52 @@
  *
  * Allocations and a stream exist when cudaDeviceReset destroys them; then
  * allocation, memset, copy back and free must work again, repeatedly.
+ * Then two resets the cache must see although they look otherwise: one
+ * from a thread to which no context is current (it resets the current
+ * device's primary context all the same), one that returns an earlier
+ * asynchronous error (the fake's FAKECUDA_RESET_ERROR) although it reset.
+ * A block cached before either must not be handed out after it.
  */
+#include <pthread.h>
+#include <stdlib.h>
+
 #include "common.h"
+
+static void *reset_without_context(void *arg)
+{
+	(void)arg;
+	CHECK(cudaDeviceReset());
+	return NULL;
+}
+
+static void reset_from_thread(void)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, reset_without_context, NULL) == 0)
+		pthread_join(t, NULL);
+	else
+		FAIL("pthread_create");
+}
+
+static void reset_reporting_error(void)
+{
+	setenv("FAKECUDA_RESET_ERROR", "719", 1); /* cudaErrorLaunchFailure */
+	EXPECT_ERR(cudaDeviceReset(), cudaErrorLaunchFailure);
+	unsetenv("FAKECUDA_RESET_ERROR");
+	(void)cudaGetLastError();
+}
+
+static void check_cache_forgot(void (*reset)(void), const char *what)
+{
+	void *p = NULL, *q = NULL;
+	CHECK(cudaMalloc(&p, INTEG_MIB));
+	CHECK(cudaFree(p)); /* cached */
+	reset();
+	CHECK(cudaMalloc(&q, INTEG_MIB));
+	CHECK(cudaMemset(q, 0x55, INTEG_MIB));
+	check_fill_all(q, 0x55, INTEG_MIB, what);
+	CHECK(cudaFree(q));
+}
 
 int main(void)
 {
@@ -30,5 +74,7 @@ int main(void)
 		check_fill(big, 0x44, 32 * INTEG_MIB, what);
 		CHECK(cudaFree(big));
 	}
+	check_cache_forgot(reset_from_thread, "block after a reset from a thread without context");
+	check_cache_forgot(reset_reporting_error, "block after a reset that returned an error");
 	return integ_report("device_reset");
 }
