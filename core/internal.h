@@ -509,6 +509,9 @@ void cm_tc_hand_out_locked(cm_tcache *tc, cm_block *b);
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d);
 void cm_tc_before_slow_path_locked(cm_tcache *tc, cm_device *d);
 size_t cm_tc_steal_parked_locked(cm_device *d);
+/* Caches made from now on behave as if the kernel refused membarrier
+ * (tests: the owner's own fence, tcache.c's steal handshake). */
+void cm_tc_refuse_membarrier(bool refused);
 /* Gives d a tc_gen no device of the heap had: blocks cached under the old
  * one are no longer handed out (at init, when a user stream's record
  * ends, at a device reset). */

@@ -19,9 +19,10 @@
  * Only tc's own thread moves tc|LIVE <-> tc|PARKED; any thread may move
  * tc|LIVE -> 0 (a free from another thread) or tc|PARKED -> 0 (taking
  * parked memory back, which then asks tc to flush) under the device lock.
- * Taking a parked block is a compare-and-swap, so the taker and the owner
- * never both win; parking is a plain store, since only a
- * double free racing with itself could contend for a live block.
+ * A device takes a parked block with a compare-and-swap; the owner takes
+ * one with plain loads and stores, inside the steal handshake below, so
+ * the two never both win; parking is a plain store, since only a double
+ * free racing with itself could contend for a live block.
  * A cache entry may point at a block struct that has since been reused:
  * structs are type-stable (segment.c), and the owner word plus the block's
  * hand-out ticket tell a stale entry from a live one.
@@ -31,9 +32,27 @@
  * any stream of the device is destroyed (its tc_gen); a cudaMalloc bin
  * serves only what fence.c's rules allow (cm_reuse_ready_at_once, else
  * cm_reuse_ready_rules_unlocked).
+ *
+ * The steal handshake. The owner announces a take (tc->taking), then
+ * checks that no device is taking its blocks back (tc->steals): a store,
+ * then a load, which the CPU may reorder. A device, under its lock,
+ * raises steals, then has every thread of the process pass a full barrier
+ * (membarrier's private expedited command: the owner's store is seen, or
+ * the owner sees steals), then waits while the owner takes; only then does
+ * it take blocks back, and it lowers steals (release) after. So the
+ * owner's take has no locked instruction, and the cost is one system call
+ * per steal pass that finds another thread's parked blocks. Where the
+ * kernel refuses membarrier, caches are made with full_fence: the owner
+ * fences between its store and its load. A device never waits for its own
+ * thread (a signal handler nested in the take would wait for ever): that
+ * cache is skipped while it takes.
  */
+#include <linux/membarrier.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "list.h"
 #include "tcache_fast.h"
@@ -46,9 +65,23 @@ __thread cm_tcache *cm_tc_self __attribute__((tls_model("initial-exec"))); /* tc
 
 static void cm_tc_thread_exit(void *arg);
 
+static bool cm_tc_membarrier, cm_tc_membarrier_refused;
+
 static void cm_tc_key_init(void)
 {
 	pthread_key_create(&cm_tc_key, cm_tc_thread_exit);
+	cm_tc_membarrier =
+		syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+}
+
+void cm_tc_refuse_membarrier(bool refused)
+{
+	cm_tc_membarrier_refused = refused;
+}
+
+static bool cm_tc_barrier_all_threads(void)
+{
+	return syscall(__NR_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0;
 }
 
 uint32_t cm_tc_thread_id(const cm_tcache *tc)
@@ -246,19 +279,50 @@ static size_t cm_tc_steal_bin(cm_device *d, cm_tcache *tc, cm_tc_bin *bin)
 	return n;
 }
 
+/* The device's side of the steal handshake (the opening comment). */
+static bool cm_tc_ask(cm_tc_dev *td, const cm_tcache *self)
+{
+	cm_tcache *tc = td->tc;
+	td->asked = atomic_load_explicit(&td->bins, memory_order_relaxed) &&
+		    !(tc == self && atomic_load_explicit(&tc->taking, memory_order_relaxed));
+	if (td->asked)
+		atomic_fetch_add_explicit(&tc->steals, 1, memory_order_seq_cst);
+	return td->asked && tc != self && !tc->full_fence; /* needs the barrier */
+}
+
+static void cm_tc_wait_untaking(const cm_tcache *tc)
+{
+	for (unsigned spins = 0; atomic_load_explicit(&tc->taking, memory_order_acquire); spins++)
+		if (spins >= 64)
+			sched_yield(); /* the owner was preempted inside its take */
+}
+
 /* Before the device is asked for memory, and in the OOM ladder: takes
  * every parked block of the device from every thread's cache, and asks
  * those caches to drop their entries. Returns how many it took. Visits
  * the caches bound to the device and, in each, only the bins marked as
- * holding the device's blocks: no walk over the live blocks. */
+ * holding the device's blocks: no walk over the live blocks. Without the
+ * barrier (refused), only the caches that fence themselves are visited. */
 size_t cm_tc_steal_parked_locked(cm_device *d)
 {
+	const cm_tcache *self = cm_tc_self;
+	bool barrier = false;
+	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next)
+		barrier |= cm_tc_ask(td, self);
+	bool barrier_done = barrier && cm_tc_barrier_all_threads();
 	size_t n = 0;
 	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next) {
-		uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
+		cm_tcache *tc = td->tc;
+		if (!td->asked)
+			continue;
 		size_t took = 0;
-		for (; bins; bins &= bins - 1)
-			took += cm_tc_steal_bin(d, td->tc, &td->tc->bins[__builtin_ctzll(bins)]);
+		if (barrier_done || tc == self || tc->full_fence) {
+			cm_tc_wait_untaking(tc);
+			uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
+			for (; bins; bins &= bins - 1)
+				took += cm_tc_steal_bin(d, tc, &tc->bins[__builtin_ctzll(bins)]);
+		}
+		atomic_fetch_sub_explicit(&tc->steals, 1, memory_order_release);
 		if (took)
 			atomic_store_explicit(&td->flush_requested, true, memory_order_relaxed);
 		n += took;
@@ -314,6 +378,7 @@ static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 	memset(tc->live, 0, sizeof(tc->live));
 	tc->parked_bytes = 0;
 	tc->large_bin = NULL;
+	tc->full_fence = !cm_tc_membarrier || cm_tc_membarrier_refused;
 	tc->devs = cm_alloc_lines((size_t)h->ndev * sizeof(*tc->devs));
 	tc->ndev = tc->devs ? h->ndev : 0;
 }

@@ -8,8 +8,10 @@
  * protocol, the reuse rules they keep and everything under the lock are
  * tcache.c's (its opening comment). Invariants the inline paths rely on:
  * only the owning thread writes its bins' keys, counts and blocks and its
- * live table; a bin's blocks are tc|PARKED unless stolen (the CAS decides);
- * a cudaFree bin (key CM_KEY_NONE) has no stream record (cm_tc_check).
+ * live table; a bin's blocks are tc|PARKED unless stolen; the owner takes
+ * one only inside cm_tc_enter/cm_tc_leave, while no device takes its
+ * parked blocks back (the steal handshake, tcache.c); a cudaFree bin (key
+ * CM_KEY_NONE) has no stream record (cm_tc_check).
  */
 #ifndef CM_TCACHE_FAST_H
 #define CM_TCACHE_FAST_H
@@ -56,6 +58,7 @@ struct cm_tc_dev {
 	_Atomic bool flush_requested;
 	_Atomic uint64_t bins; /* bit i: bins[i] may hold this device's blocks */
 	cm_stream_rec *per_thread;
+	bool asked; /* raised tc->steals in this steal pass (under the device's lock) */
 	cm_tcache *tc;
 	cm_tc_dev *dev_next, *dev_prev; /* dev->tc_list */
 };
@@ -63,11 +66,17 @@ struct cm_tc_dev {
 struct cm_tcache {
 	cm_heap *heap; /* NULL: bound to none (unbound before a heap goes: no ABA) */
 	uint32_t thread;
+	/* The steal handshake (tcache.c): the owner's depth inside cm_tc_enter
+	 * (a signal handler may nest), and the devices taking its parked
+	 * blocks back now. */
+	_Atomic uint32_t taking;
 	uint64_t tickets;
 	size_t parked_bytes;
 	cm_tc_bin *large_bin; /* the one bin that may hold large blocks, or NULL */
-	int ndev;
 	cm_tc_dev *devs;
+	int ndev;
+	_Atomic uint32_t steals;
+	bool full_fence; /* no membarrier: the owner fences cm_tc_enter itself */
 	cm_tcache *next, *prev; /* heap->tcaches */
 	cm_tc_bin bins[CM_TC_BINS];
 	cm_tc_live live[CM_TC_LIVE];
@@ -164,6 +173,55 @@ static inline cm_tc_bin *cm_tc_bin_serving(cm_tcache *tc, const cm_device *d, si
 	return bin;
 }
 
+/* The owner's side of the steal handshake (tcache.c): it announces that
+ * it takes a parked block, then looks for a device taking its blocks back.
+ * The store must be seen before the load: under membarrier the devices'
+ * barrier orders it, else a full fence here. False: one is, take nothing
+ * (and leave all the same). */
+static inline bool cm_tc_enter(cm_tcache *tc, uint32_t depth)
+{
+	atomic_store_explicit(&tc->taking, depth + 1, memory_order_relaxed);
+	if (CM_UNLIKELY(tc->full_fence))
+		atomic_thread_fence(memory_order_seq_cst);
+	else
+		atomic_signal_fence(memory_order_seq_cst);
+	/* acquire: what a device that took blocks back wrote is seen */
+	return !atomic_load_explicit(&tc->steals, memory_order_acquire);
+}
+/* release: a device waiting for the owner to leave sees what it wrote. */
+static inline void cm_tc_leave(cm_tcache *tc, uint32_t depth)
+{
+	atomic_store_explicit(&tc->taking, depth, memory_order_release);
+}
+
+/* The top block of bin (which holds one), taken by the owner inside
+ * cm_tc_enter: no device takes it meanwhile, so plain loads and stores
+ * of the owner word suffice (no CAS); a block taken back earlier is no
+ * longer tc|PARKED. */
+static inline __attribute__((always_inline)) uintptr_t
+cm_tc_take(cm_tcache *tc, cm_tc_bin *bin, cm_device *d, size_t rounded, size_t size, bool ruled)
+{
+	uint32_t count = cm_tc_bin_count(bin);
+	cm_block *b = cm_tc_bin_at(bin, count - 1);
+	uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
+	if (atomic_load_explicit(&b->owner, memory_order_relaxed) != parked)
+		return 0; /* taken back by the OOM ladder: the slow path flushes */
+	if (ruled && !cm_reuse_ready_rules_unlocked(d, &b->tag))
+		return 0;
+	atomic_store_explicit(&b->owner, (uintptr_t)tc | CM_OWNER_LIVE, memory_order_relaxed);
+	cm_tc_bin_set_count(bin, count - 1);
+	if (CM_UNLIKELY(rounded > CM_SMALL_REQUEST) && count == 1 && bin == tc->large_bin)
+		tc->large_bin = NULL;
+	tc->parked_bytes -= rounded;
+	b->requested = size; /* what the range queries answer (cm_pointer_info) */
+	uintptr_t addr = b->node.addr;
+	if (addr == 0) /* never (cm_segment_adopt asserts it): 0 means no block */
+		__builtin_unreachable();
+	cm_tc_record_live(tc, d, b, addr); /* tc|LIVE now */
+	cm_tc_count(&bin->td->hits);
+	return addr;
+}
+
 /* The cache's allocation: the block on top of the bin serving (rounded,
  * key) on d, or 0 with nothing changed. ruled: a cudaMalloc block may be
  * handed out only as fence.c's rules allow, which the caller could not
@@ -179,28 +237,9 @@ cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream ke
 	cm_tc_bin *bin = cm_tc_bin_serving(tc, d, rounded, key);
 	if (!bin)
 		return 0;
-	uint32_t count = cm_tc_bin_count(bin);
-	cm_block *b = cm_tc_bin_at(bin, count - 1);
-	uintptr_t parked = (uintptr_t)tc | CM_OWNER_PARKED;
-	if (!atomic_compare_exchange_strong_explicit(&b->owner, &parked,
-						     (uintptr_t)tc | CM_OWNER_LIVE,
-						     memory_order_acq_rel, memory_order_acquire))
-		return 0; /* stolen by the OOM ladder: the slow path flushes */
-	/* Ours now: its tag can be read without racing a steal. */
-	if (ruled && !cm_reuse_ready_rules_unlocked(d, &b->tag)) {
-		atomic_store_explicit(&b->owner, parked, memory_order_release);
-		return 0;
-	}
-	cm_tc_bin_set_count(bin, count - 1);
-	if (CM_UNLIKELY(rounded > CM_SMALL_REQUEST) && count == 1 && bin == tc->large_bin)
-		tc->large_bin = NULL;
-	tc->parked_bytes -= rounded;
-	b->requested = size; /* what the range queries answer (cm_pointer_info) */
-	uintptr_t addr = b->node.addr;
-	if (addr == 0) /* never (cm_segment_adopt asserts it): 0 means no block */
-		__builtin_unreachable();
-	cm_tc_record_live(tc, d, b, addr); /* the CAS made it tc|LIVE */
-	cm_tc_count(&bin->td->hits);
+	uint32_t depth = atomic_load_explicit(&tc->taking, memory_order_relaxed);
+	uintptr_t addr = cm_tc_enter(tc, depth) ? cm_tc_take(tc, bin, d, rounded, size, ruled) : 0;
+	cm_tc_leave(tc, depth);
 	return addr;
 }
 

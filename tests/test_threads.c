@@ -6,8 +6,10 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <unistd.h>
 
 #include "fixture.h"
+#include "tcache_fast.h" /* the steal handshake's two sides */
 
 #define THREADS 4
 #define OPS 60000
@@ -149,7 +151,8 @@ static void run_threads(const char *conf)
 }
 
 /* ---- an owner's take racing a device taking its parked blocks back ----
- * (the owner word's compare-and-swap, tcache.c) */
+ * (tcache.c's steal handshake, with membarrier and with the owner's own
+ * fence) */
 
 enum { RACE_OPS = 300000, RACE_SMALL = 4096 };
 
@@ -249,6 +252,85 @@ static void test_take_race(void **s)
 	run_take_race();
 }
 
+/* ---- the steal handshake step by step (tcache.c): a device waits while
+ * the owner is inside a take, an owner entering while a device takes
+ * blocks back takes nothing, a device skips its own thread's cache while
+ * that thread is inside a take ---- */
+
+typedef struct handshake {
+	fixture f;
+	_Atomic bool inside, stolen;
+	_Atomic size_t took;
+} handshake;
+
+static size_t steal_now(handshake *k)
+{
+	cm_device *d = &k->f.heap->devs[0];
+	pthread_mutex_lock(&d->lock);
+	size_t n = cm_tc_steal_parked_locked(d);
+	pthread_mutex_unlock(&d->lock);
+	return n;
+}
+
+static void *handshake_owner(void *arg)
+{
+	handshake *k = arg;
+	uintptr_t p = 0;
+	assert_int_equal(cm_malloc(k->f.heap, 0, RACE_SMALL, &p), CM_OK);
+	assert_int_equal(cm_free(k->f.heap, p), CM_OK); /* parked */
+	cm_tcache *tc = cm_tc_self;
+	assert_true(cm_tc_enter(tc, 0));
+	assert_int_equal(steal_now(k), 0); /* its own cache, inside a take: skipped */
+	atomic_store(&k->inside, true);
+	while (!atomic_load(&tc->steals) && !atomic_load(&k->stolen))
+		sched_yield();
+	assert_false(atomic_load(&k->stolen)); /* the device waits for the take */
+	assert_false(cm_tc_enter(tc, 1)); /* nested, while a device takes back */
+	cm_tc_leave(tc, 1);
+	for (int i = 0; i < 50 && !atomic_load(&k->stolen); i++)
+		usleep(1000);
+	assert_false(atomic_load(&k->stolen)); /* the device waits for the take */
+	cm_tc_leave(tc, 0);
+	while (!atomic_load(&k->stolen))
+		sched_yield();
+	assert_int_equal(atomic_load(&k->took), 1);
+	return NULL;
+}
+
+static void run_handshake(void)
+{
+	handshake *k = calloc(1, sizeof(*k));
+	assert_non_null(k);
+	fixture_open(&k->f, (size_t)1 << 30, NULL);
+	pthread_t owner;
+	pthread_create(&owner, NULL, handshake_owner, k);
+	while (!atomic_load(&k->inside))
+		sched_yield();
+	atomic_store(&k->took, steal_now(k));
+	atomic_store(&k->stolen, true);
+	pthread_join(owner, NULL);
+	fixture_check(&k->f);
+	fixture_close(&k->f);
+	free(k);
+}
+
+static void test_steal_handshake(void **s)
+{
+	(void)s;
+	run_handshake();
+	cm_tc_refuse_membarrier(true);
+	run_handshake();
+	cm_tc_refuse_membarrier(false);
+}
+
+static void test_take_race_owner_fences(void **s)
+{
+	(void)s;
+	cm_tc_refuse_membarrier(true); /* the threads' caches are made anew */
+	run_take_race();
+	cm_tc_refuse_membarrier(false);
+}
+
 static void test_threads_default(void **s) { (void)s; run_threads(NULL); }
 static void test_threads_host(void **s) { (void)s; run_threads("free_fence:host"); }
 
@@ -258,6 +340,8 @@ int main(void)
 		cmocka_unit_test(test_threads_default),
 		cmocka_unit_test(test_threads_host),
 		cmocka_unit_test(test_take_race),
+		cmocka_unit_test(test_take_race_owner_fences),
+		cmocka_unit_test(test_steal_handshake),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
