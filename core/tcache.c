@@ -43,9 +43,11 @@
  * owner's take has no locked instruction, and the cost is one system call
  * per steal pass that finds another thread's parked blocks. Where the
  * kernel refuses membarrier, caches are made with full_fence: the owner
- * fences between its store and its load. A device never waits for its own
- * thread (a signal handler nested in the take would wait for ever): that
- * cache is skipped while it takes.
+ * fences between its store and its load. If the barrier fails later, the
+ * caches that needed it are not taken from (they flush themselves at their
+ * next miss) and caches made from then on fence. Like CUDA's runtime, the
+ * entry points are not async-signal-safe: a signal handler that allocates
+ * inside a take could be handed the block the take is handing out.
  */
 #include <linux/membarrier.h>
 #include <sched.h>
@@ -65,13 +67,16 @@ __thread cm_tcache *cm_tc_self __attribute__((tls_model("initial-exec"))); /* tc
 
 static void cm_tc_thread_exit(void *arg);
 
-static bool cm_tc_membarrier, cm_tc_membarrier_refused;
+static _Atomic bool cm_tc_membarrier;
+static bool cm_tc_membarrier_refused;
 
 static void cm_tc_key_init(void)
 {
 	pthread_key_create(&cm_tc_key, cm_tc_thread_exit);
-	cm_tc_membarrier =
-		syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0;
+	atomic_store_explicit(
+		&cm_tc_membarrier,
+		syscall(__NR_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0,
+		memory_order_relaxed);
 }
 
 void cm_tc_refuse_membarrier(bool refused)
@@ -279,15 +284,29 @@ static size_t cm_tc_steal_bin(cm_device *d, cm_tcache *tc, cm_tc_bin *bin)
 	return n;
 }
 
-/* The device's side of the steal handshake (the opening comment). */
+/* Whether any of the device's marked bins in td's cache holds a block
+ * (counts read without the owner: a park racing this pass is left to the
+ * next, as before the handshake). A take leaves its bin marked: an
+ * emptied cache is not asked, and costs no barrier. */
+static bool cm_tc_holds_parked(const cm_tc_dev *td)
+{
+	uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
+	for (; bins; bins &= bins - 1)
+		if (cm_tc_bin_count(&td->tc->bins[__builtin_ctzll(bins)]))
+			return true;
+	return false;
+}
+
+/* The device's side of the steal handshake (the opening comment): raises
+ * the cache's steals where it holds blocks; true where that needs the
+ * barrier. */
 static bool cm_tc_ask(cm_tc_dev *td, const cm_tcache *self)
 {
 	cm_tcache *tc = td->tc;
-	td->asked = atomic_load_explicit(&td->bins, memory_order_relaxed) &&
-		    !(tc == self && atomic_load_explicit(&tc->taking, memory_order_relaxed));
+	td->asked = cm_tc_holds_parked(td);
 	if (td->asked)
 		atomic_fetch_add_explicit(&tc->steals, 1, memory_order_seq_cst);
-	return td->asked && tc != self && !tc->full_fence; /* needs the barrier */
+	return td->asked && tc != self && !tc->full_fence;
 }
 
 static void cm_tc_wait_untaking(const cm_tcache *tc)
@@ -297,33 +316,48 @@ static void cm_tc_wait_untaking(const cm_tcache *tc)
 			sched_yield(); /* the owner was preempted inside its take */
 }
 
+/* The barrier failed: later caches fence themselves. */
+static void cm_tc_barrier_failed(void)
+{
+	atomic_store_explicit(&cm_tc_membarrier, false, memory_order_relaxed);
+}
+
 /* Before the device is asked for memory, and in the OOM ladder: takes
  * every parked block of the device from every thread's cache, and asks
  * those caches to drop their entries. Returns how many it took. Visits
  * the caches bound to the device and, in each, only the bins marked as
- * holding the device's blocks: no walk over the live blocks. Without the
- * barrier (refused), only the caches that fence themselves are visited. */
+ * holding the device's blocks: no walk over the live blocks. */
 size_t cm_tc_steal_parked_locked(cm_device *d)
 {
 	const cm_tcache *self = cm_tc_self;
-	bool barrier = false;
-	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next)
+	bool barrier = false, asked = false;
+	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next) {
 		barrier |= cm_tc_ask(td, self);
-	bool barrier_done = barrier && cm_tc_barrier_all_threads();
+		asked |= td->asked;
+	}
+	if (!asked)
+		return 0;
+	/* steals before taking, in C11's order too: the caches that fence
+	 * themselves pair with this (Dekker's pattern needs both fences). */
+	atomic_thread_fence(memory_order_seq_cst);
+	bool barrier_ok = !barrier || cm_tc_barrier_all_threads();
+	if (!barrier_ok)
+		cm_tc_barrier_failed();
 	size_t n = 0;
 	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next) {
 		cm_tcache *tc = td->tc;
 		if (!td->asked)
 			continue;
 		size_t took = 0;
-		if (barrier_done || tc == self || tc->full_fence) {
+		bool may_take = barrier_ok || tc == self || tc->full_fence;
+		if (may_take) {
 			cm_tc_wait_untaking(tc);
 			uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
 			for (; bins; bins &= bins - 1)
 				took += cm_tc_steal_bin(d, tc, &tc->bins[__builtin_ctzll(bins)]);
 		}
 		atomic_fetch_sub_explicit(&tc->steals, 1, memory_order_release);
-		if (took)
+		if (took || !may_take)
 			atomic_store_explicit(&td->flush_requested, true, memory_order_relaxed);
 		n += took;
 	}
@@ -378,7 +412,8 @@ static void cm_tc_reset(cm_tcache *tc, cm_heap *h)
 	memset(tc->live, 0, sizeof(tc->live));
 	tc->parked_bytes = 0;
 	tc->large_bin = NULL;
-	tc->full_fence = !cm_tc_membarrier || cm_tc_membarrier_refused;
+	tc->full_fence = !atomic_load_explicit(&cm_tc_membarrier, memory_order_relaxed) ||
+			 cm_tc_membarrier_refused;
 	tc->devs = cm_alloc_lines((size_t)h->ndev * sizeof(*tc->devs));
 	tc->ndev = tc->devs ? h->ndev : 0;
 }

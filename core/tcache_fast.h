@@ -66,9 +66,8 @@ struct cm_tc_dev {
 struct cm_tcache {
 	cm_heap *heap; /* NULL: bound to none (unbound before a heap goes: no ABA) */
 	uint32_t thread;
-	/* The steal handshake (tcache.c): the owner's depth inside cm_tc_enter
-	 * (a signal handler may nest), and the devices taking its parked
-	 * blocks back now. */
+	/* The steal handshake (tcache.c): the owner is inside cm_tc_enter;
+	 * the devices taking its parked blocks back now. */
 	_Atomic uint32_t taking;
 	uint64_t tickets;
 	size_t parked_bytes;
@@ -178,9 +177,9 @@ static inline cm_tc_bin *cm_tc_bin_serving(cm_tcache *tc, const cm_device *d, si
  * The store must be seen before the load: under membarrier the devices'
  * barrier orders it, else a full fence here. False: one is, take nothing
  * (and leave all the same). */
-static inline bool cm_tc_enter(cm_tcache *tc, uint32_t depth)
+static inline bool cm_tc_enter(cm_tcache *tc)
 {
-	atomic_store_explicit(&tc->taking, depth + 1, memory_order_relaxed);
+	atomic_store_explicit(&tc->taking, 1, memory_order_relaxed);
 	if (CM_UNLIKELY(tc->full_fence))
 		atomic_thread_fence(memory_order_seq_cst);
 	else
@@ -189,9 +188,9 @@ static inline bool cm_tc_enter(cm_tcache *tc, uint32_t depth)
 	return !atomic_load_explicit(&tc->steals, memory_order_acquire);
 }
 /* release: a device waiting for the owner to leave sees what it wrote. */
-static inline void cm_tc_leave(cm_tcache *tc, uint32_t depth)
+static inline void cm_tc_leave(cm_tcache *tc)
 {
-	atomic_store_explicit(&tc->taking, depth, memory_order_release);
+	atomic_store_explicit(&tc->taking, 0, memory_order_release);
 }
 
 /* The top block of bin (which holds one), taken by the owner inside
@@ -237,9 +236,8 @@ cm_tc_malloc(cm_heap *h, cm_device *d, size_t rounded, size_t size, cm_stream ke
 	cm_tc_bin *bin = cm_tc_bin_serving(tc, d, rounded, key);
 	if (!bin)
 		return 0;
-	uint32_t depth = atomic_load_explicit(&tc->taking, memory_order_relaxed);
-	uintptr_t addr = cm_tc_enter(tc, depth) ? cm_tc_take(tc, bin, d, rounded, size, ruled) : 0;
-	cm_tc_leave(tc, depth);
+	uintptr_t addr = cm_tc_enter(tc) ? cm_tc_take(tc, bin, d, rounded, size, ruled) : 0;
+	cm_tc_leave(tc);
 	return addr;
 }
 

@@ -252,10 +252,9 @@ static void test_take_race(void **s)
 	run_take_race();
 }
 
-/* ---- the steal handshake step by step (tcache.c): a device waits while
- * the owner is inside a take, an owner entering while a device takes
- * blocks back takes nothing, a device skips its own thread's cache while
- * that thread is inside a take ---- */
+/* ---- the steal handshake step by step (tcache.c): an owner takes
+ * nothing while a device takes blocks back, a device waits while the owner
+ * is inside a take, and an emptied cache is not asked ---- */
 
 typedef struct handshake {
 	fixture f;
@@ -279,18 +278,23 @@ static void *handshake_owner(void *arg)
 	assert_int_equal(cm_malloc(k->f.heap, 0, RACE_SMALL, &p), CM_OK);
 	assert_int_equal(cm_free(k->f.heap, p), CM_OK); /* parked */
 	cm_tcache *tc = cm_tc_self;
-	assert_true(cm_tc_enter(tc, 0));
-	assert_int_equal(steal_now(k), 0); /* its own cache, inside a take: skipped */
+	atomic_fetch_add(&tc->steals, 1); /* as a device taking blocks back */
+	uintptr_t q = cm_malloc_cached(k->f.heap, 0, RACE_SMALL);
+	atomic_fetch_sub(&tc->steals, 1);
+	assert_int_equal(q, 0); /* the bin held p: a take while steals is raised takes nothing */
+	assert_int_equal(cm_malloc_cached(k->f.heap, 0, RACE_SMALL), p);
+	assert_int_equal(steal_now(k), 0);
+	assert_false(cm_tc_dev_of(tc, 0)->asked); /* an emptied cache: not asked */
+	assert_true(cm_free_cached(k->f.heap, p)); /* parked again */
+	assert_true(cm_tc_enter(tc));
 	atomic_store(&k->inside, true);
 	while (!atomic_load(&tc->steals) && !atomic_load(&k->stolen))
 		sched_yield();
 	assert_false(atomic_load(&k->stolen)); /* the device waits for the take */
-	assert_false(cm_tc_enter(tc, 1)); /* nested, while a device takes back */
-	cm_tc_leave(tc, 1);
 	for (int i = 0; i < 50 && !atomic_load(&k->stolen); i++)
 		usleep(1000);
 	assert_false(atomic_load(&k->stolen)); /* the device waits for the take */
-	cm_tc_leave(tc, 0);
+	cm_tc_leave(tc);
 	while (!atomic_load(&k->stolen))
 		sched_yield();
 	assert_int_equal(atomic_load(&k->took), 1);
