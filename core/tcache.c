@@ -297,16 +297,20 @@ static bool cm_tc_holds_parked(const cm_tc_dev *td)
 	return false;
 }
 
-/* The device's side of the steal handshake (the opening comment): raises
- * the cache's steals where it holds blocks; true where that needs the
- * barrier. */
-static bool cm_tc_ask(cm_tc_dev *td, const cm_tcache *self)
+/* Whether taking from tc needs the barrier: its owner does not fence
+ * itself and is another thread. */
+static bool cm_tc_needs_barrier(const cm_tcache *tc, const cm_tcache *self)
 {
-	cm_tcache *tc = td->tc;
+	return tc != self && !tc->full_fence;
+}
+
+/* The device's side of the steal handshake (the opening comment): raises
+ * the cache's steals where it holds blocks. */
+static void cm_tc_ask(cm_tc_dev *td)
+{
 	td->asked = cm_tc_holds_parked(td);
 	if (td->asked)
-		atomic_fetch_add_explicit(&tc->steals, 1, memory_order_seq_cst);
-	return td->asked && tc != self && !tc->full_fence;
+		atomic_fetch_add_explicit(&td->tc->steals, 1, memory_order_seq_cst);
 }
 
 static void cm_tc_wait_untaking(const cm_tcache *tc)
@@ -314,12 +318,6 @@ static void cm_tc_wait_untaking(const cm_tcache *tc)
 	for (unsigned spins = 0; atomic_load_explicit(&tc->taking, memory_order_acquire); spins++)
 		if (spins >= 64)
 			sched_yield(); /* the owner was preempted inside its take */
-}
-
-/* The barrier failed: later caches fence themselves. */
-static void cm_tc_barrier_failed(void)
-{
-	atomic_store_explicit(&cm_tc_membarrier, false, memory_order_relaxed);
 }
 
 /* Before the device is asked for memory, and in the OOM ladder: takes
@@ -332,8 +330,9 @@ size_t cm_tc_steal_parked_locked(cm_device *d)
 	const cm_tcache *self = cm_tc_self;
 	bool barrier = false, asked = false;
 	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next) {
-		barrier |= cm_tc_ask(td, self);
+		cm_tc_ask(td);
 		asked |= td->asked;
+		barrier |= td->asked && cm_tc_needs_barrier(td->tc, self);
 	}
 	if (!asked)
 		return 0;
@@ -341,15 +340,15 @@ size_t cm_tc_steal_parked_locked(cm_device *d)
 	 * themselves pair with this (Dekker's pattern needs both fences). */
 	atomic_thread_fence(memory_order_seq_cst);
 	bool barrier_ok = !barrier || cm_tc_barrier_all_threads();
-	if (!barrier_ok)
-		cm_tc_barrier_failed();
+	if (!barrier_ok) /* caches made from now on fence themselves */
+		atomic_store_explicit(&cm_tc_membarrier, false, memory_order_relaxed);
 	size_t n = 0;
 	for (cm_tc_dev *td = d->tc_list; td; td = td->dev_next) {
 		cm_tcache *tc = td->tc;
 		if (!td->asked)
 			continue;
 		size_t took = 0;
-		bool may_take = barrier_ok || tc == self || tc->full_fence;
+		bool may_take = barrier_ok || !cm_tc_needs_barrier(tc, self);
 		if (may_take) {
 			cm_tc_wait_untaking(tc);
 			uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
