@@ -81,6 +81,7 @@ void cm_fence_forget_all(cm_device *d)
 	d->fence_event = NULL;
 	d->fence_recorded = false;
 	d->collect.nevents = d->collect_next.nevents = 0;
+	d->collect.proven = d->collect_next.proven = 0;
 	d->collect.active = d->collect_next.active = false;
 	cm_atomic_max(&d->completed_epoch, atomic_fetch_add(&d->epoch, 1));
 }
@@ -376,7 +377,7 @@ static void cm_collect_clear(cm_device *d, cm_collect *c)
 	for (size_t i = 0; i < c->nevents; i++)
 		if (c->owned[i])
 			cm_event_put(d, c->events[i]);
-	c->nevents = 0;
+	c->nevents = c->proven = 0;
 	c->active = false;
 }
 
@@ -469,13 +470,14 @@ static void cm_collect_start(cm_device *d)
 }
 
 /* Whether the oldest collect completed (then it ends): one query per
- * event. */
+ * event not yet answered complete (a completed event stays so: the
+ * collect holds it until it ends). */
 static bool cm_collect_done(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	cm_collect *c = &d->collect;
-	for (size_t i = 0; i < c->nevents; i++)
-		if (be->event_query(be->ctx, d->index, c->events[i]) != CM_OK)
+	for (; c->proven < c->nevents; c->proven++)
+		if (be->event_query(be->ctx, d->index, c->events[c->proven]) != CM_OK)
 			return false;
 	cm_atomic_max(&d->completed_epoch, c->epoch);
 	cm_pending_proved(d);

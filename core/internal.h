@@ -203,6 +203,7 @@ typedef struct cm_collect {
 	uint64_t epoch;
 	uint64_t polled_at;  /* dev->stats.alloc_calls at the last poll */
 	size_t nevents, cap;
+	size_t proven; /* events[0..proven) answered complete: not asked again */
 	cm_event *events;
 	bool *owned; /* events from the pool (returned) vs. zombie tails */
 	bool holds_tails; /* zombies are not reaped while it is active */

@@ -139,9 +139,15 @@ static cm_status cm_cu_stream_synchronize(void *ctx, int slot, cm_stream s)
 	return CM_IN_CTX(slot, cm_drv.cuStreamSynchronize(cm_cu_stream(s)));
 }
 
+/* No capture begun and not ended in the process (the hooks see every
+ * begin and end), no stream captures: no driver call, as cm_lib_capturing.
+ * Each collect, cover and fence asks it for every stream it records on. */
 static cm_status cm_cu_stream_is_capturing(void *ctx, int slot, cm_stream s, bool *capturing)
 {
 	(void)ctx;
+	*capturing = false;
+	if (!cm_lib_capture_active())
+		return CM_OK;
 	CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
 	cm_status st = CM_IN_CTX(slot, cm_drv.cuStreamIsCapturing(cm_cu_stream(s), &cs));
 	*capturing = cs != CU_STREAM_CAPTURE_STATUS_NONE;

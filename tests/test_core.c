@@ -695,6 +695,54 @@ static void test_many_streams_collect(void **state)
 	fixture_close(&f);
 }
 
+/* A collect's event answered complete is not asked again: each later poll
+ * asks only from the first event still pending (the H200's two-stream
+ * program polls at almost every allocation, and its step is bound by the
+ * host). Three events (legacy and two busy streams); one busy stream
+ * completes, the other stays gated: K polls ask at most K + 2 times,
+ * where asking each event again would take 2K or 3K. */
+static void test_collect_asks_each_event_once(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, "max_pending_mb:2048");
+	cm_stream s[16];
+	for (int i = 0; i < 16; i++)
+		s[i] = fixture_stream(&f, true);
+	sim_gate *a = sim_gate_enqueue(f.sim, 0, s[0]), *b = sim_gate_enqueue(f.sim, 0, s[1]);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	uintptr_t keep = fixture_malloc(&f, 4096);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	uintptr_t q[11];
+	q[0] = fixture_malloc(&f, 4096); /* starts the collect: p awaits it */
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.collects, 1);
+	sim_gate_open(a);
+	usleep(20000);
+	size_t before = fixture_logged(&f, SIM_EVENT_QUERY);
+	enum { K = 10 };
+	for (int i = 1; i <= K; i++) /* each misses (a new segment), so polls */
+		q[i] = fixture_malloc(&f, 32 * MiB);
+	size_t asked = fixture_logged(&f, SIM_EVENT_QUERY) - before;
+	if (asked > K + 2)
+		fail_msg("%zu polls asked %zu times: completed events asked again", (size_t)K, asked);
+	if (asked < K)
+		fail_msg("%zu misses polled %zu times: each should", (size_t)K, asked);
+	sim_gate_open(b);
+	usleep(20000);
+	uintptr_t r = fixture_malloc(&f, 32 * MiB); /* polls: the collect completed */
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.pending_bytes, 0); /* p is back */
+	assert_int_equal(st.collects, 1);
+	assert_int_equal(st.fences, 0);
+	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	for (int i = 0; i <= K; i++)
+		assert_int_equal(cm_free(f.heap, q[i]), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_close(&f);
+}
+
 static void test_oom_releases_cache(void **state)
 {
 	(void)state;
@@ -773,6 +821,7 @@ int main(void)
 		cmocka_unit_test(test_stream_records_reused),
 		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
 		cmocka_unit_test(test_many_streams_collect),
+		cmocka_unit_test(test_collect_asks_each_event_once),
 		cmocka_unit_test(test_oom_releases_cache),
 		cmocka_unit_test(test_device_reset),
 	};

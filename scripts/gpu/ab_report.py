@@ -22,6 +22,11 @@ def load(path):
         return None
 
 
+def host(r):
+    """The step's host part (torch_streams.py), where the script gives it."""
+    return f" (host {r['host_ms_median']:.3f} ms)" if "host_ms_median" in r else ""
+
+
 def main(work, script, n):
     rows = []
     for i in range(1, n + 1):
@@ -33,14 +38,15 @@ def main(work, script, n):
         rows.append((c["step_ms_median"], c.get("peak_used_mib"), lib["step_ms_median"],
                      lib.get("peak_used_mib")))
         print(f"ab {script} pair {i}: torch {c['step_ms_median']:.3f} ms {c.get('peak_used_mib')} MiB"
-              f" | lib {lib['step_ms_median']:.3f} ms {lib.get('peak_used_mib')} MiB")
+              f"{host(c)} | lib {lib['step_ms_median']:.3f} ms {lib.get('peak_used_mib')} MiB"
+              f"{host(lib)}")
     if not rows:
         return 1
     for i in range(1, n + 1):
         r = load(os.path.join(work, f"torch_{script}_libconf_ab{i}.json"))
         if r:
             print(f"ab {script} pair {i}: lib with {r.get('cachemalloc_conf')}: "
-                  f"{r['step_ms_median']:.3f} ms {r.get('peak_used_mib')} MiB")
+                  f"{r['step_ms_median']:.3f} ms {r.get('peak_used_mib')} MiB{host(r)}")
     med = [statistics.median(x for x in col if x is not None) for col in zip(*rows)]
     print(f"ab {script}: median of {len(rows)} pairs: torch {med[0]:.3f} ms {med[1]:.0f} MiB, "
           f"lib {med[2]:.3f} ms {med[3]:.0f} MiB: step {med[2] / med[0]:.3f}x (target <= 1.02x), "

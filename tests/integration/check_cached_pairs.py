@@ -1,4 +1,4 @@
-"""Runs prog_cached_pairs under the library and checks that the thread's
+"""Runs cached_pairs under the library and checks that the thread's
 cache served every pair after the first (thread_cache_hits,
 stats:exit-json) at 4 KiB, 4 MiB and 256 MiB, with and without a
 non-blocking stream alive (the reuse rules judge), at the runtime's and

@@ -1,12 +1,13 @@
-/* prog_cached_pairs: cudaMalloc+cudaFree (or cuMemAlloc+cuMemFree) pairs
+/* cached_pairs: cudaMalloc+cudaFree (or cuMemAlloc+cuMemFree) pairs
  * of one size, with or without a non-blocking stream alive.
  * check_cached_pairs.py runs it under the library and reads
  * thread_cache_hits: the thread's cache serves every pair after the first
  * at every size up to 256 MiB, and with a user stream alive (the reuse
- * rules judge). Which try served (inline, out of line, or the miss path's
- * own first try) the statistics cannot tell; test_fastpath.c checks the
- * tries' answers.
- *   prog_cached_pairs BYTES none|stream runtime|driver */
+ * rules judge). Whether the hook's inline try or the miss path's own
+ * first try served, the statistics cannot tell; test_fastpath.c checks
+ * the inline try. (Not a prog_*: it needs the library's statistics, so
+ * scripts/gpu-check does not run it plain.)
+ *   cached_pairs BYTES none|stream runtime|driver */
 #include <cuda.h>
 
 #include "common.h"
@@ -29,7 +30,7 @@ static void pair(size_t n, bool driver)
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
-		fprintf(stderr, "usage: prog_cached_pairs BYTES none|stream runtime|driver\n");
+		fprintf(stderr, "usage: cached_pairs BYTES none|stream runtime|driver\n");
 		return 2;
 	}
 	size_t n = strtoull(argv[1], NULL, 0);
