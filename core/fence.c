@@ -74,15 +74,21 @@ void cm_fence_fini_device(cm_device *d)
 		be->event_destroy(be->ctx, d->index, d->fence_event);
 }
 
+/* A collect emptied, its events left to whoever holds them. */
+static void cm_collect_drop(cm_collect *c)
+{
+	c->nevents = c->proven = 0;
+	c->active = false;
+}
+
 /* The device was reset: its work is gone, so every free before now is
  * complete; the fence's and the collect's events are dropped. */
 void cm_fence_forget_all(cm_device *d)
 {
 	d->fence_event = NULL;
 	d->fence_recorded = false;
-	d->collect.nevents = d->collect_next.nevents = 0;
-	d->collect.proven = d->collect_next.proven = 0;
-	d->collect.active = d->collect_next.active = false;
+	cm_collect_drop(&d->collect);
+	cm_collect_drop(&d->collect_next);
 	cm_atomic_max(&d->completed_epoch, atomic_fetch_add(&d->epoch, 1));
 }
 
@@ -377,8 +383,7 @@ static void cm_collect_clear(cm_device *d, cm_collect *c)
 	for (size_t i = 0; i < c->nevents; i++)
 		if (c->owned[i])
 			cm_event_put(d, c->events[i]);
-	c->nevents = c->proven = 0;
-	c->active = false;
+	cm_collect_drop(c);
 }
 
 /* The oldest collect ends; the next one, if any, becomes the oldest. */

@@ -713,7 +713,8 @@ static void test_collect_asks_each_event_once(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	uintptr_t keep = fixture_malloc(&f, 4096);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	uintptr_t q[11];
+	enum { K = 10 };
+	uintptr_t q[K + 1];
 	q[0] = fixture_malloc(&f, 4096); /* starts the collect: p awaits it */
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
@@ -721,7 +722,6 @@ static void test_collect_asks_each_event_once(void **state)
 	sim_gate_open(a);
 	usleep(20000);
 	size_t before = fixture_logged(&f, SIM_EVENT_QUERY);
-	enum { K = 10 };
 	for (int i = 1; i <= K; i++) /* each misses (a new segment), so polls */
 		q[i] = fixture_malloc(&f, 32 * MiB);
 	size_t asked = fixture_logged(&f, SIM_EVENT_QUERY) - before;

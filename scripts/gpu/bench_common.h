@@ -21,20 +21,20 @@
 		}                                                                    \
 	} while (0)
 
-static double now_ns(void)
+static inline double now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
+static inline int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return x < y ? -1 : x > y;
 }
 
-static double median(double *v, int n)
+static inline double median(double *v, int n)
 {
 	qsort(v, (size_t)n, sizeof *v, cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
@@ -45,7 +45,7 @@ static double median(double *v, int n)
  * items), median of 31 of them. */
 #define BATCHES 31
 
-static double batch_median_ns(void (*batch)(void *arg, long n), void *arg)
+static inline double batch_median_ns(void (*batch)(void *arg, long n), void *arg)
 {
 	batch(arg, 20); /* warm up: fill the caches, load the code paths */
 	long n = 1;

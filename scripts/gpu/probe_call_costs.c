@@ -14,12 +14,10 @@
  * itself failed.
  */
 #include <cuda.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
-#define BATCHES 31
+#include "bench_common.h" /* now_ns, median, BATCHES */
+
 #define CALLS 2000
 
 #define CK(call)                                                                \
@@ -31,19 +29,6 @@
 			exit(1);                                                \
 		}                                                               \
 	} while (0)
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* The pending query first: the records' synchronizations end the sleep. */
 enum which { QUERY_PENDING, GET_CURRENT, IS_CAPTURING, QUERY_DONE, STREAM_QUERY, RECORD_LEGACY,
@@ -105,8 +90,7 @@ int main(void)
 			if (w == RECORD_LEGACY || w == RECORD_NB)
 				CK(cuCtxSynchronize()); /* the queue stays short */
 		}
-		qsort(per, BATCHES, sizeof(*per), cmp);
-		printf("call %s: %.0f ns\n", names[w], per[BATCHES / 2]);
+		printf("call %s: %.0f ns\n", names[w], median(per, BATCHES));
 	}
 	CK(cuCtxSynchronize());
 	return 0;

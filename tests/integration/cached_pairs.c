@@ -7,12 +7,10 @@
  * first try served, the statistics cannot tell; test_fastpath.c checks
  * the inline try. (Not a prog_*: it needs the library's statistics, so
  * scripts/gpu-check does not run it plain.)
- *   cached_pairs BYTES none|stream runtime|driver */
+ *   cached_pairs BYTES none|stream runtime|driver PAIRS */
 #include <cuda.h>
 
 #include "common.h"
-
-#define PAIRS 1000
 
 static void pair(size_t n, bool driver)
 {
@@ -29,17 +27,18 @@ static void pair(size_t n, bool driver)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fprintf(stderr, "usage: cached_pairs BYTES none|stream runtime|driver\n");
+	if (argc != 5) {
+		fprintf(stderr, "usage: cached_pairs BYTES none|stream runtime|driver PAIRS\n");
 		return 2;
 	}
 	size_t n = strtoull(argv[1], NULL, 0);
+	long pairs = strtol(argv[4], NULL, 10);
 	bool stream = !strcmp(argv[2], "stream"), driver = !strcmp(argv[3], "driver");
 	CHECK(cudaFree(0)); /* the runtime makes the primary context current */
 	cudaStream_t s;
 	if (stream)
 		CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-	for (int i = 0; i < PAIRS + 1; i++) /* the first free keys the bin */
+	for (long i = 0; i < pairs + 1; i++) /* the first free keys the bin */
 		pair(n, driver);
 	if (stream)
 		CHECK(cudaStreamDestroy(s));

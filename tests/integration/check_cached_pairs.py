@@ -22,7 +22,7 @@ for size in (4096, 4 << 20, 256 << 20):
                 path = os.path.join(d, "stats.json")
                 env = dict(os.environ, LD_PRELOAD=LIB, CACHEMALLOC_CONF=f"stats:exit-json:{path}")
                 env["ASAN_OPTIONS"] = "verify_asan_link_order=0"
-                p = subprocess.run([PROG, str(size), stream, level], capture_output=True,
+                p = subprocess.run([PROG, str(size), stream, level, str(PAIRS)], capture_output=True,
                                    text=True, env=env, timeout=60)
                 st = json.load(open(path)) if os.path.exists(path) else {}
             hits = st.get("thread_cache_hits", -1)
