@@ -25,8 +25,8 @@
  *
  * Owns, per device: the epochs, the quiet flag and order generation (with
  * submit.c), the last fence's event, the collect in flight, the bound on
- * memory pending behind unfinished work and the proof generation that
- * returns the awaiting blocks (segment.c keeps the list); and what a synchronization proves
+ * memory pending behind unfinished work and the epoch up to which the
+ * awaiting blocks may come back (segment.c keeps the list); and what a synchronization proves
  * (heap.c's cm_sync_begin/end call cm_fence_sync_begin and
  * cm_fence_synced). It calls down to streams.c only.
  *
@@ -241,13 +241,6 @@ static cm_status cm_reuse_wait(cm_device *d, const cm_request *rq, const cm_tag 
 	return CM_OK;
 }
 
-/* A proof came for every free before it: the blocks awaiting one are
- * looked at again (segment.c's awaiting list). */
-static void cm_pending_proved(cm_device *d)
-{
-	d->proof_gen++;
-}
-
 /* Rule 3, ordering: record on every non-blocking stream, make legacy wait
  * on each, record E on legacy, make each wait on E. Orders everything
  * enqueued before it before everything enqueued after it. */
@@ -285,7 +278,6 @@ static cm_status cm_fence(cm_device *d)
 			return st;
 	d->fence_recorded = true;
 	cm_atomic_max(&d->ordered_epoch, e);
-	cm_pending_proved(d);
 	d->stats.fences++;
 	return CM_OK;
 }
@@ -354,7 +346,6 @@ static cm_status cm_cover(cm_device *d)
 	if (!all)
 		return CM_ERR_CAPTURING;
 	cm_atomic_max(&d->ordered_epoch, e);
-	cm_pending_proved(d);
 	d->stats.fences++;
 	return CM_OK;
 }
@@ -485,7 +476,6 @@ static bool cm_collect_done(cm_device *d)
 		if (be->event_query(be->ctx, d->index, c->events[c->proven]) != CM_OK)
 			return false;
 	cm_atomic_max(&d->completed_epoch, c->epoch);
-	cm_pending_proved(d);
 	cm_collect_end(d);
 	return true;
 }
@@ -529,7 +519,6 @@ static bool cm_collect_wait(cm_device *d)
 			return cm_device_sync_locked(d) == CM_OK;
 	d->stats.pending_waits++;
 	cm_atomic_max(&d->completed_epoch, c->epoch);
-	cm_pending_proved(d);
 	cm_collect_end(d);
 	return true;
 }
@@ -551,7 +540,6 @@ cm_status cm_device_sync_locked(cm_device *d)
 		return st;
 	d->stats.host_syncs++;
 	cm_atomic_max(&d->completed_epoch, e);
-	cm_pending_proved(d);
 	cm_collect_end_before(d, e);
 	cm_stream_reap(d, true);
 	return CM_OK;
@@ -704,6 +692,25 @@ static bool cm_order_pending(cm_device *d)
 	return cm_collect_wait(d);
 }
 
+/* Whether blocks awaiting their proof get it from a collect; else (few
+ * non-blocking streams, submissions unseen) from the full fence at the
+ * bound. */
+static bool cm_collects_prove_pending(const cm_device *d)
+{
+	return d->heap->sees_submissions || d->nb_count > CM_FENCE_MAX_NB;
+}
+
+/* A collect costs an event record and a query for each stream that ran
+ * (on an H200 under load about 1 and 2 us each, docs/gpu-results.md): one
+ * starts for the blocks awaiting a proof once their bytes reach
+ * 1/CM_COLLECT_BATCH_DIV of max_pending_mb, not at every block. */
+static void cm_collect_start_for(cm_device *d, size_t awaiting_bytes)
+{
+	if (cm_collects_prove_pending(d) &&
+	    awaiting_bytes >= d->heap->cfg.max_pending / CM_COLLECT_BATCH_DIV)
+		cm_collect_start(d);
+}
+
 /* Makes free block b safe for rq's consumer, enqueueing what its tag needs.
  * CM_NOT_READY: not without ordering or waiting; the block awaits its
  * proof (rq->awaiting) and the caller looks elsewhere, then takes new
@@ -741,21 +748,35 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 	/* Else the block awaits a proof: the collect's completion, unless the
 	 * bound makes the order come first (a full fence when few streams
 	 * and submissions unseen: no collect then). */
-	if (d->heap->sees_submissions || d->nb_count > CM_FENCE_MAX_NB) {
+	if (cm_collects_prove_pending(d)) {
 		if (cm_collect_poll(d) && cm_tag_complete(d, t))
 			return CM_OK;
-		cm_collect_start(d);
+		cm_collect_start_for(d, d->stats.pending_bytes + b->node.size);
 	}
 	rq->awaiting = true;
 	return CM_NOT_READY;
 }
 
+/* Every free stamped with an epoch <= this one is ordered before later
+ * work or complete: the awaiting blocks freed by then may come back. */
+uint64_t cm_proven_epoch(cm_device *d)
+{
+	uint64_t ordered = atomic_load(&d->ordered_epoch), completed = atomic_load(&d->completed_epoch);
+	return ordered > completed ? ordered : completed;
+}
+
 /* After a search missed, with blocks awaiting: whether the collect in
  * flight completed, a proof for them (polled at most once per
- * allocation). */
+ * allocation). With none in flight (the last one proved only those
+ * freed before it), one starts. */
 bool cm_pending_poll(cm_device *d)
 {
-	return d->stats.pending_bytes && cm_collect_poll(d);
+	if (!d->stats.pending_bytes)
+		return false;
+	if (cm_collect_poll(d))
+		return true;
+	cm_collect_start_for(d, d->stats.pending_bytes);
+	return false;
 }
 
 /* Memory pending behind unfinished work is bounded (docs/design.md,
@@ -812,7 +833,6 @@ bool cm_fence_synced(cm_device *d, cm_sync_token tok)
  * before it, and the zombies' tails. */
 void cm_fence_synced_locked(cm_device *d, uint64_t mark)
 {
-	cm_pending_proved(d);
 	cm_collect_end_before(d, mark);
 	cm_stream_reap(d, false);
 }

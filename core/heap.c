@@ -191,7 +191,7 @@ static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, cm_request *rq);
 /* Steps 1 and 2: cached memory, the pool's own first. */
 static cm_block *cm_search_cached(cm_device *d, cm_pool *pool, cm_request *rq)
 {
-	cm_awaiting_return(d);
+	cm_awaiting_return(d, cm_proven_epoch(d));
 	cm_block *b = cm_pool_search(d, pool, rq);
 	return b ? b : cm_steal_idle(d, pool, rq);
 }

@@ -58,6 +58,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 
 #define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
+#define CM_COLLECT_BATCH_DIV 32 /* a collect starts at max_pending/32 awaiting (fence.c) */
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
 
 typedef struct cm_device cm_device;
@@ -259,9 +260,9 @@ struct cm_device {
 	/* Free blocks awaiting a proof (an order or a completion) before
 	 * cudaMalloc may reuse them, out of their pools' indexes (segment.c);
 	 * their bytes are stats.pending_bytes. Linked through node.left and
-	 * node.right. They go back to the indexes once proof_gen moved. */
+	 * node.right, in the order they were set aside; the prefix of them
+	 * freed at or before the proven epoch goes back to the indexes. */
 	cm_tnode *awaiting_head, *awaiting_tail;
-	uint64_t proof_gen, awaiting_gen;
 	cm_segment *idle_oldest, *idle_newest; /* the same, by idle_since (release.c) */
 	cm_segment **segs;                 /* by base address */
 	size_t nsegs, segs_cap;
@@ -367,7 +368,7 @@ cm_block *cm_block_put(cm_device *d, cm_block *b);
 void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
 void cm_block_await(cm_device *d, cm_block *b);
-void cm_awaiting_return(cm_device *d);
+void cm_awaiting_return(cm_device *d, uint64_t proven_epoch);
 void cm_awaiting_forget(cm_device *d);
 void cm_pool_hand_over(cm_device *d, cm_pool *from, cm_pool *to);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
@@ -469,6 +470,7 @@ static inline bool cm_reuse_may_be_ready_unlocked(const cm_device *d)
 }
 bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow);
 bool cm_pending_poll(cm_device *d);
+uint64_t cm_proven_epoch(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);
 void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
 			 cm_sync_token *tok);

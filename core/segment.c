@@ -207,9 +207,12 @@ static void cm_pool_remove(cm_device *d, cm_pool *pool, cm_tnode *n)
 
 /* ---- the awaiting list: free blocks a search passed over because their
  * reuse needs an order or a completion not yet had (fence.c). Out of the
- * pools' indexes, later searches do not look at them again; the first
- * search after a proof (the device's proof_gen moved) puts them all back,
- * and what still awaits is passed over again. ---- */
+ * pools' indexes, later searches do not look at them again. A search puts
+ * back those at the head that were freed at or before the epoch a proof
+ * reached: O(blocks returned), whatever still awaits. Blocks are set aside
+ * in about the order they were freed (the epoch moves only at a fence,
+ * collect or synchronization), so one freed later that reached the head
+ * first holds back the others for one proof at most. ---- */
 
 void cm_block_await(cm_device *d, cm_block *b)
 {
@@ -221,12 +224,9 @@ void cm_block_await(cm_device *d, cm_block *b)
 	CM_LEVEL(&d->stats, pending_bytes, (int64_t)b->node.size);
 }
 
-void cm_awaiting_return(cm_device *d)
+void cm_awaiting_return(cm_device *d, uint64_t proven_epoch)
 {
-	if (d->awaiting_gen == d->proof_gen)
-		return;
-	d->awaiting_gen = d->proof_gen;
-	while (d->awaiting_head) {
+	while (d->awaiting_head && cm_block_of(d->awaiting_head)->tag.epoch <= proven_epoch) {
 		cm_block *b = cm_block_of(d->awaiting_head);
 		cm_awaiting_unlink(d, b);
 		cm_pool_insert(d, b->seg->pool, &b->node);

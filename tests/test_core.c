@@ -660,15 +660,16 @@ static void test_rule7_capture_takes_fresh_memory(void **state)
 	fixture_close(&f);
 }
 
-/* Many non-blocking streams: completion (collects) instead of fences. */
+/* Many non-blocking streams: completion (collects) instead of fences. A
+ * collect starts once 1/32 of max_pending_mb awaits: p is that much. */
 static void test_many_streams_collect(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
+	fixture_open(&f, GiB, "max_pending_mb:1");
 	for (int i = 0; i < 16; i++)
 		fixture_stream(&f, true);
-	uintptr_t p = fixture_malloc(&f, 4096);
+	uintptr_t p = fixture_malloc(&f, MiB / CM_COLLECT_BATCH_DIV);
 	uintptr_t keep = fixture_malloc(&f, 4096);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
 	uintptr_t q = fixture_malloc(&f, 4096);
@@ -695,6 +696,50 @@ static void test_many_streams_collect(void **state)
 	fixture_close(&f);
 }
 
+/* A collect costs a record and a query per stream that ran: one starts
+ * once the blocks awaiting it reach 1/32 of max_pending_mb (32 KiB of
+ * 1 MiB), not for the first 4 KiB. Seven 4 KiB blocks await without
+ * one; the eighth starts it; once it completed all eight come back. */
+static void test_collect_waits_for_a_batch(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, "max_pending_mb:1");
+	for (int i = 0; i < 16; i++)
+		fixture_stream(&f, true);
+	enum { N = (MiB / CM_COLLECT_BATCH_DIV) / 4096 };
+	uintptr_t p[N], keep[N];
+	for (int i = 0; i < N; i++) { /* kept apart, so that no two merge */
+		p[i] = fixture_malloc(&f, 4096);
+		keep[i] = fixture_malloc(&f, 4096);
+	}
+	for (int i = 0; i < N - 1; i++)
+		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
+	uintptr_t q = fixture_malloc(&f, 4096); /* passes over the N - 1 */
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.pending_bytes, (N - 1) * 4096);
+	assert_int_equal(st.collects, 0);
+	assert_int_equal(cm_free(f.heap, p[N - 1]), CM_OK);
+	uintptr_t r = fixture_malloc(&f, 4096); /* the batch: a collect starts */
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.pending_bytes, N * 4096);
+	assert_int_equal(st.collects, 1);
+	usleep(20000);
+	uintptr_t big = fixture_malloc(&f, 4 * MiB); /* misses, so polls: they come back */
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.pending_bytes, 0);
+	assert_int_equal(st.collects, 1);
+	assert_int_equal(st.fences, 0);
+	fixture_check(&f);
+	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(cm_free(f.heap, keep[i]), CM_OK);
+	fixture_close(&f);
+}
+
 /* A collect's event answered complete is not asked again: each later poll
  * asks only from the first event still pending (the H200's two-stream
  * program polls at almost every allocation, and its step is bound by the
@@ -710,12 +755,13 @@ static void test_collect_asks_each_event_once(void **state)
 	for (int i = 0; i < 16; i++)
 		s[i] = fixture_stream(&f, true);
 	sim_gate *a = sim_gate_enqueue(f.sim, 0, s[0]), *b = sim_gate_enqueue(f.sim, 0, s[1]);
-	uintptr_t p = fixture_malloc(&f, 4096);
+	size_t batch = 2048 * MiB / CM_COLLECT_BATCH_DIV; /* a collect starts once this awaits */
+	uintptr_t p = fixture_malloc(&f, batch);
 	uintptr_t keep = fixture_malloc(&f, 4096);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
 	enum { K = 10 };
 	uintptr_t q[K + 1];
-	q[0] = fixture_malloc(&f, 4096); /* starts the collect: p awaits it */
+	q[0] = fixture_malloc(&f, batch); /* starts the collect: p awaits it */
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.collects, 1);
@@ -821,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_stream_records_reused),
 		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
 		cmocka_unit_test(test_many_streams_collect),
+		cmocka_unit_test(test_collect_waits_for_a_batch),
 		cmocka_unit_test(test_collect_asks_each_event_once),
 		cmocka_unit_test(test_oom_releases_cache),
 		cmocka_unit_test(test_device_reset),
