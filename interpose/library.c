@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backend_cuda.h"
+#include "backend_timer.h"
 #include "context.h"
 #include "config.h"
 #include "hook_entry.h"
@@ -115,6 +116,7 @@ static bool cm_lib_init_locked(void)
 					"virtual memory API (cuMemCreate, cuMemMap) was not found: "
 					"using plain segments\n");
 	}
+	cm_backend_timer_wrap(&cm_lib_backend);
 	cm_heap *h = NULL;
 	if (cm_heap_create(&cm_lib_backend, cfg, &h) != CM_OK) {
 		fprintf(stderr, "cachemalloc: cannot create the cache; passing every call to CUDA\n");
