@@ -210,12 +210,18 @@ static void cm_tc_bin_flush(cm_tcache *tc, cm_tc_bin *bin, cm_device *d)
 	bin->marked = false;
 }
 
+/* Only the bins marked in td's mask can hold d's blocks (a bin is marked
+ * before it takes one): a miss visits those, not all CM_TC_BINS bins (two
+ * cache lines each, cold by the time a program that runs between its
+ * allocations comes back). A bit whose bin was keyed to another device
+ * since is stale. */
 bool cm_tc_flush_device_locked(cm_tcache *tc, cm_device *d)
 {
 	bool any = false;
 	cm_tc_dev *td = cm_tc_dev_of(tc, d->index);
-	for (size_t i = 0; i < CM_TC_BINS; i++) {
-		cm_tc_bin *bin = &tc->bins[i];
+	uint64_t bins = atomic_load_explicit(&td->bins, memory_order_relaxed);
+	for (; bins; bins &= bins - 1) {
+		cm_tc_bin *bin = &tc->bins[__builtin_ctzll(bins)];
 		if (bin->td != td)
 			continue;
 		if (cm_tc_bin_count(bin)) {

@@ -198,6 +198,59 @@ static void test_bins_keep_their_device(void **state)
 	sim_destroy(sim);
 }
 
+/* A miss flushes the thread's parked blocks of its device, from the bins
+ * marked in that device's mask: every such bin, and none keyed to another
+ * device since it was marked (its bit in the first device's mask is then
+ * stale: flushing it under the wrong device's lock would hand device 0's
+ * block to device 1's pools). */
+static void test_a_miss_flushes_the_marked_bins_of_its_device(void **state)
+{
+	(void)state;
+	sim_options opt = {.devices = 2, .capacity = (size_t)1 << 30};
+	sim *sim = sim_create(&opt);
+	assert_non_null(sim);
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	cm_heap *h;
+	assert_int_equal(cm_heap_create(sim_backend(sim), &cfg, &h), CM_OK);
+	/* The 4 KiB bin marked for device 1, then emptied by a take. */
+	uintptr_t on1, on0, again;
+	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
+	assert_int_equal(cm_free(h, on1), CM_OK);
+	assert_int_equal(cm_malloc(h, 1, 4096, &again), CM_OK);
+	assert_true(again == on1);
+	/* Keyed to device 0 now, holding device 0's block. */
+	assert_int_equal(cm_malloc(h, 0, 4096, &on0), CM_OK);
+	assert_int_equal(cm_free(h, on0), CM_OK);
+	uintptr_t miss1;
+	assert_int_equal(cm_malloc(h, 1, 64 << 10, &miss1), CM_OK); /* device 1's slow path */
+	assert_int_equal(cm_malloc_cached(h, 0, 4096), on0); /* still device 0's, parked */
+	/* Several bins of device 0, each holding a block; one miss gives them all back. */
+	static const size_t sizes[] = {4096, 8192, 12288, 3 * MiB};
+	enum { N = sizeof(sizes) / sizeof(*sizes) };
+	uintptr_t parked[N], keep[N], miss0;
+	for (int i = 0; i < N; i++) {
+		assert_int_equal(cm_malloc(h, 0, sizes[i], &parked[i]), CM_OK);
+		assert_int_equal(cm_malloc(h, 0, sizes[i], &keep[i]), CM_OK); /* no merge */
+	}
+	assert_int_equal(cm_free(h, on0), CM_OK);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(cm_free(h, parked[i]), CM_OK);
+	assert_int_equal(cm_malloc(h, 0, 64 << 10, &miss0), CM_OK);
+	for (int i = 0; i < N; i++)
+		if (cm_malloc_cached(h, 0, sizes[i]))
+			fail_msg("a %zu-byte block stayed parked after the miss", sizes[i]);
+	assert_true(cm_heap_check(h, stderr));
+	assert_int_equal(cm_free(h, miss0), CM_OK);
+	assert_int_equal(cm_free(h, miss1), CM_OK);
+	assert_int_equal(cm_free(h, again), CM_OK);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(cm_free(h, keep[i]), CM_OK);
+	assert_true(cm_heap_check(h, stderr));
+	cm_heap_destroy(h);
+	sim_destroy(sim);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_cached_calls_serve_large_and_ruled_blocks),
 		cmocka_unit_test(test_bins_stay_keyed_after_a_miss),
 		cmocka_unit_test(test_bins_keep_their_device),
+		cmocka_unit_test(test_a_miss_flushes_the_marked_bins_of_its_device),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
