@@ -246,9 +246,9 @@ struct cm_device {
 	cm_stream_rec *zombie_oldest, *zombie_newest; /* the zombies, for reaping */
 	/* For the tests: records and segments the stream paths visited
 	 * (reaping, orphaning a dead stream's segments, rule 4's idle proof),
-	 * and the calls of cm_stream_reap. */
+	 * the calls of cm_stream_reap, and the awaiting blocks put back. */
 	struct {
-		uint64_t reaps, reap, orphan, idle;
+		uint64_t reaps, reap, orphan, idle, returned;
 	} visits;
 	/* The submission protocol (submit.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */

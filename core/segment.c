@@ -228,6 +228,7 @@ void cm_awaiting_return(cm_device *d, uint64_t proven_epoch)
 {
 	while (d->awaiting_head && cm_block_of(d->awaiting_head)->tag.epoch <= proven_epoch) {
 		cm_block *b = cm_block_of(d->awaiting_head);
+		d->visits.returned++;
 		cm_awaiting_unlink(d, b);
 		cm_pool_insert(d, b->seg->pool, &b->node);
 	}

@@ -740,6 +740,55 @@ static void test_collect_waits_for_a_batch(void **state)
 	fixture_close(&f);
 }
 
+/* A proof puts back the awaiting blocks it proves and no others: eight
+ * blocks freed before the collect come back when it completes, eight
+ * freed after it stay awaiting (their bytes still pending), and only the
+ * eight are moved. */
+static void test_proof_returns_only_what_it_proves(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, "max_pending_mb:64");
+	cm_device *d = &f.heap->devs[0];
+	cm_stream s[16];
+	for (int i = 0; i < 16; i++)
+		s[i] = fixture_stream(&f, true);
+	sim_gate *gate = sim_gate_enqueue(f.sim, 0, s[0]); /* the collect stays pending */
+	enum { N = 8 };
+	size_t size = 64 * MiB / CM_COLLECT_BATCH_DIV / N; /* N of them: a batch */
+	uintptr_t before[N], after[N], keep[2 * N];
+	for (int i = 0; i < N; i++) { /* kept apart, so that no two merge */
+		before[i] = fixture_malloc(&f, size);
+		keep[i] = fixture_malloc(&f, size);
+		after[i] = fixture_malloc(&f, size);
+		keep[N + i] = fixture_malloc(&f, size);
+	}
+	for (int i = 0; i < N; i++)
+		assert_int_equal(cm_free(f.heap, before[i]), CM_OK);
+	uintptr_t q = fixture_malloc(&f, size); /* sets them aside, starts the collect */
+	for (int i = 0; i < N; i++)
+		assert_int_equal(cm_free(f.heap, after[i]), CM_OK);
+	uintptr_t r = fixture_malloc(&f, size); /* sets these aside too */
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.collects, 1);
+	assert_int_equal(st.pending_bytes, 2 * N * size);
+	sim_gate_open(gate);
+	usleep(20000);
+	uint64_t returned = d->visits.returned;
+	uintptr_t big = fixture_malloc(&f, 4 * MiB); /* misses, polls: the collect completed */
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.pending_bytes, N * size); /* the later ones */
+	assert_int_equal(d->visits.returned - returned, N);
+	fixture_check(&f);
+	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	for (int i = 0; i < 2 * N; i++)
+		assert_int_equal(cm_free(f.heap, keep[i]), CM_OK);
+	fixture_close(&f);
+}
+
 /* A collect's event answered complete is not asked again: each later poll
  * asks only from the first event still pending (the H200's two-stream
  * program polls at almost every allocation, and its step is bound by the
@@ -868,6 +917,7 @@ int main(void)
 		cmocka_unit_test(test_rule7_capture_takes_fresh_memory),
 		cmocka_unit_test(test_many_streams_collect),
 		cmocka_unit_test(test_collect_waits_for_a_batch),
+		cmocka_unit_test(test_proof_returns_only_what_it_proves),
 		cmocka_unit_test(test_collect_asks_each_event_once),
 		cmocka_unit_test(test_oom_releases_cache),
 		cmocka_unit_test(test_device_reset),
