@@ -161,6 +161,26 @@ static void test_bins_stay_keyed_after_a_miss(void **state)
 	fixture_close(&f);
 }
 
+/* A heap over two simulated devices of 1 GiB, default configuration. */
+static cm_heap *two_device_heap(sim **out)
+{
+	sim_options opt = {.devices = 2, .capacity = (size_t)1 << 30};
+	*out = sim_create(&opt);
+	assert_non_null(*out);
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	cm_heap *h;
+	assert_int_equal(cm_heap_create(sim_backend(*out), &cfg, &h), CM_OK);
+	return h;
+}
+
+static void two_device_heap_close(cm_heap *h, sim *sim)
+{
+	assert_true(cm_heap_check(h, stderr));
+	cm_heap_destroy(h);
+	sim_destroy(sim);
+}
+
 /* Two devices: a block one device's bins hold is never handed out for the
  * other's request of the same size and stream, though both bins' device
  * generations are the first each device had (tcache.c keys a bin by a
@@ -168,13 +188,8 @@ static void test_bins_stay_keyed_after_a_miss(void **state)
 static void test_bins_keep_their_device(void **state)
 {
 	(void)state;
-	sim_options opt = {.devices = 2, .capacity = (size_t)1 << 30};
-	sim *sim = sim_create(&opt);
-	assert_non_null(sim);
-	cm_config cfg;
-	cm_config_defaults(&cfg);
-	cm_heap *h;
-	assert_int_equal(cm_heap_create(sim_backend(sim), &cfg, &h), CM_OK);
+	sim *sim;
+	cm_heap *h = two_device_heap(&sim);
 	uintptr_t on1, on0, again;
 	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
 	assert_int_equal(cm_free(h, on1), CM_OK); /* parked in a bin keyed to device 1 */
@@ -193,9 +208,7 @@ static void test_bins_keep_their_device(void **state)
 	assert_int_equal(st.thread_cache_hits, 0);
 	assert_int_equal(cm_free(h, on0), CM_OK);
 	assert_int_equal(cm_free(h, again), CM_OK);
-	assert_true(cm_heap_check(h, stderr));
-	cm_heap_destroy(h);
-	sim_destroy(sim);
+	two_device_heap_close(h, sim);
 }
 
 /* A miss flushes the thread's parked blocks of its device, from the bins
@@ -206,13 +219,8 @@ static void test_bins_keep_their_device(void **state)
 static void test_a_miss_flushes_the_marked_bins_of_its_device(void **state)
 {
 	(void)state;
-	sim_options opt = {.devices = 2, .capacity = (size_t)1 << 30};
-	sim *sim = sim_create(&opt);
-	assert_non_null(sim);
-	cm_config cfg;
-	cm_config_defaults(&cfg);
-	cm_heap *h;
-	assert_int_equal(cm_heap_create(sim_backend(sim), &cfg, &h), CM_OK);
+	sim *sim;
+	cm_heap *h = two_device_heap(&sim);
 	/* The 4 KiB bin marked for device 1, then emptied by a take. */
 	uintptr_t on1, on0, again;
 	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
@@ -246,9 +254,7 @@ static void test_a_miss_flushes_the_marked_bins_of_its_device(void **state)
 	assert_int_equal(cm_free(h, again), CM_OK);
 	for (int i = 0; i < N; i++)
 		assert_int_equal(cm_free(h, keep[i]), CM_OK);
-	assert_true(cm_heap_check(h, stderr));
-	cm_heap_destroy(h);
-	sim_destroy(sim);
+	two_device_heap_close(h, sim);
 }
 
 int main(void)
