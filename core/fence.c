@@ -703,11 +703,11 @@ static bool cm_collects_prove_pending(const cm_device *d)
 /* A collect costs an event record and a query for each stream that ran
  * (on an H200 under load about 1 and 2 us each, docs/gpu-results.md): one
  * starts for the blocks awaiting a proof once their bytes reach
- * 1/CM_COLLECT_BATCH_DIV of max_pending_mb, not at every block. */
+ * 1/CM_COLLECT_BATCH_DIV of max_pending_mb, not at every block. The
+ * caller checked cm_collects_prove_pending. */
 static void cm_collect_start_for(cm_device *d, size_t awaiting_bytes)
 {
-	if (cm_collects_prove_pending(d) &&
-	    awaiting_bytes >= d->heap->cfg.max_pending / CM_COLLECT_BATCH_DIV)
+	if (awaiting_bytes >= d->heap->cfg.max_pending / CM_COLLECT_BATCH_DIV)
 		cm_collect_start(d);
 }
 
@@ -775,7 +775,8 @@ bool cm_pending_poll(cm_device *d)
 		return false;
 	if (cm_collect_poll(d))
 		return true;
-	cm_collect_start_for(d, d->stats.pending_bytes);
+	if (cm_collects_prove_pending(d))
+		cm_collect_start_for(d, d->stats.pending_bytes);
 	return false;
 }
 

@@ -660,15 +660,27 @@ static void test_rule7_capture_takes_fresh_memory(void **state)
 	fixture_close(&f);
 }
 
+/* A device with more non-blocking streams than CM_FENCE_MAX_NB, so that
+ * blocks awaiting a proof get it from collects; s (if given) receives
+ * the streams. */
+enum { MANY_NB = 2 * CM_FENCE_MAX_NB };
+static void fixture_open_many_streams(fixture *f, const char *conf, cm_stream s[MANY_NB])
+{
+	fixture_open(f, GiB, conf);
+	for (int i = 0; i < MANY_NB; i++) {
+		cm_stream st = fixture_stream(f, true);
+		if (s)
+			s[i] = st;
+	}
+}
+
 /* Many non-blocking streams: completion (collects) instead of fences. A
  * collect starts once 1/32 of max_pending_mb awaits: p is that much. */
 static void test_many_streams_collect(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, "max_pending_mb:1");
-	for (int i = 0; i < 16; i++)
-		fixture_stream(&f, true);
+	fixture_open_many_streams(&f, "max_pending_mb:1", NULL);
 	uintptr_t p = fixture_malloc(&f, MiB / CM_COLLECT_BATCH_DIV);
 	uintptr_t keep = fixture_malloc(&f, 4096);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
@@ -704,9 +716,7 @@ static void test_collect_waits_for_a_batch(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, "max_pending_mb:1");
-	for (int i = 0; i < 16; i++)
-		fixture_stream(&f, true);
+	fixture_open_many_streams(&f, "max_pending_mb:1", NULL);
 	enum { N = (MiB / CM_COLLECT_BATCH_DIV) / 4096 };
 	uintptr_t p[N], keep[N];
 	for (int i = 0; i < N; i++) { /* kept apart, so that no two merge */
@@ -748,11 +758,9 @@ static void test_proof_returns_only_what_it_proves(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, "max_pending_mb:64");
+	cm_stream s[MANY_NB];
+	fixture_open_many_streams(&f, "max_pending_mb:64", s);
 	cm_device *d = &f.heap->devs[0];
-	cm_stream s[16];
-	for (int i = 0; i < 16; i++)
-		s[i] = fixture_stream(&f, true);
 	sim_gate *gate = sim_gate_enqueue(f.sim, 0, s[0]); /* the collect stays pending */
 	enum { N = 8 };
 	size_t size = 64 * MiB / CM_COLLECT_BATCH_DIV / N; /* N of them: a batch */
@@ -799,10 +807,8 @@ static void test_collect_asks_each_event_once(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, "max_pending_mb:2048");
-	cm_stream s[16];
-	for (int i = 0; i < 16; i++)
-		s[i] = fixture_stream(&f, true);
+	cm_stream s[MANY_NB];
+	fixture_open_many_streams(&f, "max_pending_mb:2048", s);
 	sim_gate *a = sim_gate_enqueue(f.sim, 0, s[0]), *b = sim_gate_enqueue(f.sim, 0, s[1]);
 	size_t batch = 2048 * MiB / CM_COLLECT_BATCH_DIV; /* a collect starts once this awaits */
 	uintptr_t p = fixture_malloc(&f, batch);
