@@ -675,7 +675,8 @@ static void fixture_open_many_streams(fixture *f, const char *conf, cm_stream s[
 }
 
 /* Many non-blocking streams: completion (collects) instead of fences. A
- * collect starts once 1/32 of max_pending_mb awaits: p is that much. */
+ * collect starts once 1/CM_COLLECT_BATCH_DIV of max_pending_mb awaits:
+ * p is that much. */
 static void test_many_streams_collect(void **state)
 {
 	(void)state;
@@ -709,9 +710,10 @@ static void test_many_streams_collect(void **state)
 }
 
 /* A collect costs a record and a query per stream that ran: one starts
- * once the blocks awaiting it reach 1/32 of max_pending_mb (32 KiB of
- * 1 MiB), not for the first 4 KiB. Seven 4 KiB blocks await without
- * one; the eighth starts it; once it completed all eight come back. */
+ * once the blocks awaiting it reach 1/CM_COLLECT_BATCH_DIV of
+ * max_pending_mb (128 KiB of 1 MiB), not for the first 4 KiB. N - 1
+ * blocks of 4 KiB await without one; the N-th starts it; once it
+ * completed all N come back. */
 static void test_collect_waits_for_a_batch(void **state)
 {
 	(void)state;

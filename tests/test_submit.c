@@ -290,10 +290,11 @@ static void test_pending_proven_by_collect(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	submit_memset(&f, p, 1, 4096, a);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	/* The first search starts the collect (legacy, a); each polls it:
-	 * still pending. (Each q awaits too, 2 MiB a segment: 8 stay below
-	 * the bound.) */
-	for (int i = 0; i < 8; i++) {
+	/* Each q awaits too, 2 MiB a segment: once a batch of them awaits
+	 * (fence.c, cm_collect_start_for) a collect starts (legacy, a); the
+	 * searches after it poll it: still pending. All stay below the bound. */
+	enum { QS = CM_MAX_PENDING_DEFAULT / CM_COLLECT_BATCH_DIV / (2 * CM_MiB) + 4 };
+	for (int i = 0; i < QS; i++) {
 		uintptr_t q = fixture_malloc(&f, 4096);
 		assert_true(q != p);
 		assert_int_equal(cm_free(f.heap, q), CM_OK);

@@ -5,10 +5,13 @@ usage: ab_report.py WORK SCRIPT N
 Reads WORK/torch_SCRIPT_caching_abI.json and WORK/torch_SCRIPT_lib_abI.json for
 I = 1..N (gpu-check's phase 5 with GPU_CHECK_TORCH_AB=N writes them, the two
 configurations alternated so that drift of the machine falls on both), and
-prints each pair's median step time and NVML peak, then the medians of both
-and their ratios (targets of issue 16: step <= 1.02x, memory <= +2%).
+prints each pair's median step time, NVML peak and ratio, then the medians of both
+and their ratios, and the median and geometric mean of the pairs' ratios, which
+compare runs made on the same CPUs back to back (targets of issue 16: step <= 1.02x,
+memory <= +2%).
 """
 import json
+import math
 import os
 import statistics
 import sys
@@ -39,7 +42,7 @@ def main(work, script, n):
                      lib.get("peak_used_mib")))
         print(f"ab {script} pair {i}: torch {c['step_ms_median']:.3f} ms {c.get('peak_used_mib')} MiB"
               f"{host(c)} | lib {lib['step_ms_median']:.3f} ms {lib.get('peak_used_mib')} MiB"
-              f"{host(lib)}")
+              f"{host(lib)}: {lib['step_ms_median'] / c['step_ms_median']:.3f}x")
     if not rows:
         return 1
     for i in range(1, n + 1):
@@ -51,6 +54,11 @@ def main(work, script, n):
     print(f"ab {script}: median of {len(rows)} pairs: torch {med[0]:.3f} ms {med[1]:.0f} MiB, "
           f"lib {med[2]:.3f} ms {med[3]:.0f} MiB: step {med[2] / med[0]:.3f}x (target <= 1.02x), "
           f"memory {med[3] / med[1]:.3f}x (target <= 1.02x)")
+    ratios = [lib / torch for torch, _, lib, _ in rows]
+    geo = math.exp(statistics.fmean(math.log(r) for r in ratios))
+    print(f"ab {script}: pairs' step ratios: median {statistics.median(ratios):.3f}x, geometric "
+          f"mean {geo:.3f}x, range {min(ratios):.3f}-{max(ratios):.3f}x, the library faster in "
+          f"{sum(r < 1 for r in ratios)} of {len(ratios)}")
     return 0
 
 
