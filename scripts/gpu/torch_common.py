@@ -9,6 +9,8 @@
 - checksum(): float64 sum and SHA-256 of the bytes of a list of tensors.
 - finish(): the result as one JSON line on stdout ("RESULT_JSON {...}") and,
   with --out, in a file.
+- Lockstep: the turns a script takes beside other processes under
+  scripts/gpu/lockstep.py (blocks of steps, one process at a time).
 - ProcMemSampler: for the two-GPU runs (ddp_train.py), the peak GPU memory
   of one process on one device, from NVML's per-process figures;
   multicast_off(): NVLink multicast off for NCCL, PyTorch and NVSHMEM.
@@ -256,6 +258,76 @@ def args(description):
     ap.add_argument("--steps", type=int, default=None, help="timed steps")
     ap.add_argument("--warmup", type=int, default=5, help="untimed first steps")
     return ap.parse_args()
+
+
+class Lockstep:
+    """Turns shared with the other configurations of scripts/gpu/lockstep.py.
+
+    With GPU_LOCKSTEP_FDS=R,W (lockstep.py sets it), the script says "ready"
+    on W after its warm-up, and then runs its timed steps in blocks of
+    GPU_LOCKSTEP_BLOCK: each block starts when "go" arrives on R, and its end
+    is told on W with the block's median step time. So the processes compared
+    take turns of a fraction of a second on the same CPUs, one at a time, and
+    a change in the host's speed falls on all of them alike. Unset: no turns."""
+
+    def __init__(self):
+        fds = os.environ.get("GPU_LOCKSTEP_FDS")
+        self.block = int(os.environ.get("GPU_LOCKSTEP_BLOCK", "10"))
+        self.r = self.w = None
+        if fds:
+            r, w = (int(x) for x in fds.split(","))
+            self.r, self.w = os.fdopen(r, "r"), os.fdopen(w, "w")
+        self.times = []
+
+    @property
+    def active(self):
+        return self.r is not None
+
+    def _say(self, line):
+        self.w.write(line + "\n")
+        self.w.flush()
+
+    def ready(self):
+        if self.active:
+            self._say("ready")
+
+    def begin(self, i):
+        """Before timed step i: waits for the turn at a block's start."""
+        if self.active and i % self.block == 0 and self.r.readline().strip() != "go":
+            sys.exit("lockstep: the orchestrator went away")
+
+    def end(self, i, seconds, last):
+        """After timed step i, which took seconds: ends the turn at a block's end."""
+        if not self.active:
+            return
+        self.times.append(seconds)
+        if (i + 1) % self.block == 0 or last:
+            self._say(f"block {step_stats(self.times)['step_ms_median']}")
+            self.times = []
+
+
+def run_steps(torch, step, warmup, steps, lock):
+    """Calls step(i) for warmup + steps steps, each between two synchronizations,
+    the timed ones in lock's turns (Lockstep); returns step's results, the timed
+    steps' times and their host parts (until the closing synchronization), in
+    seconds."""
+    results, times, host = [], [], []
+    for i in range(warmup + steps):
+        k = i - warmup
+        if k == 0:
+            lock.ready()
+        if k >= 0:
+            lock.begin(k)
+        sync(torch)
+        t0 = time.perf_counter()
+        results.append(step(i))
+        t1 = time.perf_counter()
+        sync(torch)
+        if k >= 0:
+            times.append(time.perf_counter() - t0)
+            host.append(t1 - t0)
+            lock.end(k, times[-1], k == steps - 1)
+    return results, times, host
 
 
 def step_stats(times_s):

@@ -16,13 +16,15 @@ every step's outputs and losses) and the parameters must be bitwise equal
 with and without the library.
 
 Prints one line "RESULT_JSON {...}" like torch_train.py, with host_ms_median: the median
-time a step takes on the host before its closing synchronization.
+time a step takes on the host before its closing synchronization. Under
+scripts/gpu/lockstep.py it takes turns with other configurations (torch_common.Lockstep)
+and measures no memory: NVML's device figure would count the other processes.
 """
-import time
 import warnings
 
-from torch_common import (DEVICE, TINY, MemSampler, NoStream, args, checksum, deterministic,
-                          environment, finish, max_reserved_mib, step_stats, sync)
+from torch_common import (DEVICE, TINY, Lockstep, MemSampler, NoStream, args, checksum,
+                          deterministic, environment, finish, max_reserved_mib, run_steps,
+                          step_stats)
 
 DIN, DOUT, LAYERS = (64, 64, 3) if TINY else (1024, 1024, 6)
 WIDTHS = (96, 80) if TINY else (2048, 1536)
@@ -34,7 +36,8 @@ if TINY:
 def main():
     a = args(__doc__.splitlines()[0])
     steps = a.steps or 60
-    sampler = MemSampler()  # before the first CUDA call: the baseline
+    lock = Lockstep()
+    sampler = None if lock.active else MemSampler()  # before the first CUDA call: the baseline
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
@@ -90,21 +93,12 @@ def main():
                 o.step()
                 o.zero_grad(set_to_none=True)
 
-        times, host = [], []
-        for i in range(a.warmup + steps):
-            sync(torch)
-            t0 = time.perf_counter()
-            step(i)
-            t1 = time.perf_counter()
-            sync(torch)
-            if i >= a.warmup:
-                times.append(time.perf_counter() - t0)
-                host.append(t1 - t0)
+        _, times, host = run_steps(torch, step, a.warmup, steps, lock)
         params = checksum(torch, [p for m in models for p in m.parameters()])
         outs = checksum(torch, [out_acc, loss_acc])
         out_values = [float(v) for v in out_acc.tolist()]
         reserved = max_reserved_mib(torch, dev)
-    mem = sampler.stop()
+    mem = sampler.stop() if sampler else {}
     nondet = [str(w.message).splitlines()[0] for w in caught
               if "determinis" in str(w.message).lower()]
     result = {"script": "torch_streams", "label": a.label, "steps": steps, "warmup": a.warmup,

@@ -10,18 +10,18 @@ whose fused backward kernels are not all deterministic.
 Prints one line "RESULT_JSON {...}": mean and median step time (synchronize +
 perf_counter around each timed step), the float64 sum and SHA-256 of every
 final parameter, the last loss, and the peak device memory in use (NVML,
-sampled every 1 ms by a side process, minus the baseline before CUDA init).
+sampled every 1 ms by a side process, minus the baseline before CUDA init; none
+under scripts/gpu/lockstep.py, whose other processes NVML would count too).
 
 Run it as it is (PyTorch's allocator), with PYTORCH_NO_CUDA_MEMORY_CACHING=1
 (cudaMalloc/cudaFree on every tensor), and with that plus
 LD_PRELOAD=libcachemalloc.so: the parameters must be bitwise equal.
 """
 import math
-import time
 import warnings
 
-from torch_common import (DEVICE, TINY, MemSampler, args, checksum, deterministic, environment,
-                          finish, max_reserved_mib, step_stats, sync)
+from torch_common import (DEVICE, TINY, Lockstep, MemSampler, args, checksum, deterministic,
+                          environment, finish, max_reserved_mib, run_steps, step_stats)
 
 LAYERS, D, HEADS, SEQ, BATCH, VOCAB = (2, 128, 4, 64, 2, 512) if TINY else (6, 1024, 16, 512, 8, 8192)
 
@@ -29,7 +29,8 @@ LAYERS, D, HEADS, SEQ, BATCH, VOCAB = (2, 128, 4, 64, 2, 512) if TINY else (6, 1
 def main():
     a = args(__doc__.splitlines()[0])
     steps = a.steps or 30
-    sampler = MemSampler()  # before the first CUDA call: the baseline
+    lock = Lockstep()
+    sampler = None if lock.active else MemSampler()  # before the first CUDA call: the baseline
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
@@ -86,21 +87,13 @@ def main():
             opt.zero_grad(set_to_none=True)
             return loss.detach()
 
-        losses, times = [], []
-        for i in range(a.warmup + steps):
-            sync(torch)
-            t0 = time.perf_counter()
-            loss = step()
-            sync(torch)
-            if i >= a.warmup:
-                times.append(time.perf_counter() - t0)
-            losses.append(loss)
+        losses, times, _ = run_steps(torch, lambda i: step(), a.warmup, steps, lock)
         losses = torch.stack(losses)
         params = checksum(torch, list(model.parameters()))
         loss_sum = checksum(torch, [losses])
         last_loss = float(losses[-1].item())
         reserved = max_reserved_mib(torch, dev)
-    mem = sampler.stop()
+    mem = sampler.stop() if sampler else {}
     nondet = [str(w.message).splitlines()[0] for w in caught
               if "determinis" in str(w.message).lower()]
     result = {"script": "torch_train", "label": a.label, "steps": steps, "warmup": a.warmup,
