@@ -58,7 +58,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 
 #define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
-#define CM_COLLECT_BATCH_DIV 4 /* a collect starts at max_pending/4 awaiting (fence.c) */
+#define CM_COLLECT_BATCH_DIV 8 /* a collect starts at max_pending/8 awaiting (fence.c) */
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
 
 typedef struct cm_device cm_device;

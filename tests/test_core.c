@@ -761,11 +761,11 @@ static void test_proof_returns_only_what_it_proves(void **state)
 	(void)state;
 	fixture f;
 	cm_stream s[MANY_NB];
-	fixture_open_many_streams(&f, "max_pending_mb:32", s);
+	fixture_open_many_streams(&f, "max_pending_mb:64", s);
 	cm_device *d = &f.heap->devs[0];
 	sim_gate *gate = sim_gate_enqueue(f.sim, 0, s[0]); /* the collect stays pending */
 	enum { N = 8 };
-	size_t size = 32 * MiB / CM_COLLECT_BATCH_DIV / N; /* N of them: a batch (small blocks) */
+	size_t size = 64 * MiB / CM_COLLECT_BATCH_DIV / N; /* N of them: a batch */
 	uintptr_t before[N], after[N], keep[2 * N];
 	for (int i = 0; i < N; i++) { /* kept apart, so that no two merge */
 		before[i] = fixture_malloc(&f, size);
@@ -810,9 +810,9 @@ static void test_collect_asks_each_event_once(void **state)
 	(void)state;
 	fixture f;
 	cm_stream s[MANY_NB];
-	fixture_open_many_streams(&f, "max_pending_mb:1024", s);
+	fixture_open_many_streams(&f, "max_pending_mb:2048", s);
 	sim_gate *a = sim_gate_enqueue(f.sim, 0, s[0]), *b = sim_gate_enqueue(f.sim, 0, s[1]);
-	size_t batch = 1024 * MiB / CM_COLLECT_BATCH_DIV; /* a collect starts once this awaits */
+	size_t batch = 2048 * MiB / CM_COLLECT_BATCH_DIV; /* a collect starts once this awaits */
 	uintptr_t p = fixture_malloc(&f, batch);
 	uintptr_t keep = fixture_malloc(&f, 4096);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
