@@ -1,5 +1,5 @@
-"""scripts/gpu/lockstep.py and torch_common.Lockstep, without a GPU: stub
-workers whose steps sleep STUB_MS stand in for the torch scripts. Checks that
+"""scripts/gpu/lockstep.py, torch_common.Lockstep and run_steps, without a GPU:
+stub workers whose steps sleep STUB_MS stand in for the torch scripts. Checks that
 the turns never overlap (each worker logs its blocks' start and end), that
 every worker ran every round, and that the rounds' ratios come out as the
 sleeps make them (2x and 1x the baseline's), with the outputs compared.
@@ -15,35 +15,32 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def worker():
+    """The stub: torch_common.run_steps with steps that sleep, on no device."""
     sys.path.insert(0, os.path.join(os.path.dirname(HERE), "scripts", "gpu"))
-    from torch_common import Lockstep, args, finish
+    from torch_common import Lockstep, args, finish, run_steps
     a = args("lockstep stub")
     lock = Lockstep()
     ms = float(os.environ["STUB_MS"])
-    spans = []
-    for i in range(a.warmup + a.steps):
-        if i == a.warmup:
-            lock.ready()
-        if i >= a.warmup:
-            lock.begin(i - a.warmup)
-            if (i - a.warmup) % lock.block == 0:
-                spans.append([time.monotonic(), None])
-        t0 = time.perf_counter()
+
+    def step(i):
+        t0 = time.monotonic()
         time.sleep(ms / 1e3)
-        if i >= a.warmup:
-            spans[-1][1] = time.monotonic()
-            lock.end(i - a.warmup, time.perf_counter() - t0, i == a.warmup + a.steps - 1)
+        return t0, time.monotonic()
+
+    spans = run_steps(None, step, a.warmup, a.steps, lock)[0][a.warmup:]
     with open(os.environ["STUB_SPANS"], "w") as f:
-        f.writelines(f"{s} {e}\n" for s, e in spans)
+        for k in range(0, len(spans), lock.block):
+            f.write(f"{spans[k][0]} {spans[min(k + lock.block, len(spans)) - 1][1]}\n")
     finish({"out_sha256": os.environ.get("STUB_SHA", "same")}, a.out)
 
 
 def main(lockstep):
     failures = []
+    os.environ["GPU_CHECK_TORCH_DEVICE"] = "cpu"  # run_steps synchronizes no device
     with tempfile.TemporaryDirectory() as d:
-        confs = [f"base=STUB_MS=4 STUB_SPANS={d}/base.spans",
-                 f"slow=STUB_MS=8 STUB_SPANS={d}/slow.spans",
-                 f"same=STUB_MS=4 STUB_SPANS={d}/same.spans"]
+        confs = [f"base=STUB_MS=10 STUB_SPANS={d}/base.spans",
+                 f"slow=STUB_MS=20 STUB_SPANS={d}/slow.spans",
+                 f"same=STUB_MS=10 STUB_SPANS={d}/same.spans"]
         p = subprocess.run([sys.executable, lockstep, "--rounds", "6", "--block", "4", "--cpus", "",
                             "--out", d, os.path.abspath(__file__), *confs],
                            capture_output=True, text=True, timeout=120)

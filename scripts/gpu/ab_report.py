@@ -11,10 +11,11 @@ compare runs made on the same CPUs back to back (targets of issue 16: step <= 1.
 memory <= +2%).
 """
 import json
-import math
 import os
 import statistics
 import sys
+
+from lockstep import interval
 
 
 def load(path):
@@ -55,7 +56,7 @@ def main(work, script, n):
           f"lib {med[2]:.3f} ms {med[3]:.0f} MiB: step {med[2] / med[0]:.3f}x (target <= 1.02x), "
           f"memory {med[3] / med[1]:.3f}x (target <= 1.02x)")
     ratios = [lib / torch for torch, _, lib, _ in rows]
-    geo = math.exp(statistics.fmean(math.log(r) for r in ratios))
+    geo = interval(ratios)[0]
     print(f"ab {script}: pairs' step ratios: median {statistics.median(ratios):.3f}x, geometric "
           f"mean {geo:.3f}x, range {min(ratios):.3f}-{max(ratios):.3f}x, the library faster in "
           f"{sum(r < 1 for r in ratios)} of {len(ratios)}")
