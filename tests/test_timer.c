@@ -2,7 +2,9 @@
  * backend_timer.c, meson option driver_call_timer), over a table of stub
  * operations: it counts each call, its time and the calls of 5 us or
  * more, returns what the real operation returned, and reports only the
- * operations that were called. */
+ * operations that were called. A call meant to be fast may still take
+ * 5 us on a loaded host or under TSan, so the test asserts that the slow
+ * calls are counted, never that no other call was. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -65,12 +67,12 @@ static void test_timer_counts_calls_and_slow_ones(void **state)
 	unsigned long long q[5], r[5], unused[5];
 	assert_true(report_line(report, "event_query", q));
 	assert_int_equal(q[0], 5);
-	assert_int_equal(q[2], 1);          /* the 200 us call, and no other */
-	assert_true(q[3] >= 200000);        /* its time */
-	assert_true(q[1] >= q[3] && q[4] == q[3]);
+	assert_true(q[2] >= 1 && q[2] <= 5); /* the 200 us call at least */
+	assert_true(q[3] >= 200000);         /* its time */
+	assert_true(q[4] >= 200000 && q[4] <= q[3] && q[3] <= q[1]);
 	assert_true(report_line(report, "event_record", r));
 	assert_int_equal(r[0], 1);
-	assert_int_equal(r[2], 0);
+	assert_true(r[2] <= 1 && r[1] >= r[4]);
 	assert_false(report_line(report, "mem_alloc", unused)); /* never called */
 }
 
