@@ -2,7 +2,8 @@
 stub workers whose steps sleep STUB_MS stand in for the torch scripts. Checks that
 the turns never overlap (each worker logs its blocks' start and end), that
 every worker ran every round, and that the rounds' ratios come out as the
-sleeps make them (2x and 1x the baseline's), with the outputs compared.
+sleeps make them (2x and 1x the baseline's), with the outputs compared; and
+that a worker that dies, or does not end after its turns, is a FAIL.
 usage: test_lockstep.py LOCKSTEP_PY  (run with --label, as lockstep.py runs it, it is the stub)"""
 import os
 import re
@@ -32,6 +33,7 @@ def worker():
         for k in range(0, len(spans), lock.block):
             f.write(f"{spans[k][0]} {spans[min(k + lock.block, len(spans)) - 1][1]}\n")
     finish({"out_sha256": os.environ.get("STUB_SHA", "same")}, a.out)
+    time.sleep(float(os.environ.get("STUB_HANG_S", "0")))  # a worker that does not end
 
 
 def main(lockstep):
@@ -74,6 +76,14 @@ def main(lockstep):
                            capture_output=True, text=True, timeout=60)
         if p.returncode == 0 or "FAIL" not in p.stdout:
             failures.append(f"a dead worker went unreported (exit {p.returncode}): {p.stdout}")
+        # So does one that runs its turns and then does not end.
+        p = subprocess.run([sys.executable, lockstep, "--rounds", "2", "--block", "2", "--cpus", "",
+                            "--end-timeout", "2", "--out", d, os.path.abspath(__file__),
+                            f"base=STUB_MS=1 STUB_SPANS={d}/b3",
+                            f"hangs=STUB_MS=1 STUB_SPANS={d}/h3 STUB_HANG_S=60"],
+                           capture_output=True, text=True, timeout=60)
+        if p.returncode == 0 or "hangs did not end" not in p.stdout:
+            failures.append(f"a worker that did not end went unreported (exit {p.returncode}): {p.stdout}")
     for f in failures:
         print("FAIL:", f)
     return 1 if failures else 0

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/gpu/lockstep.py - configurations of one script compared in turns, not in runs.
 
-usage: lockstep.py [--rounds R] [--block B] [--cpus LIST] [--out DIR] SCRIPT NAME=ENV ...
+usage: lockstep.py [--rounds R] [--block B] [--cpus LIST] [--out DIR] [--end-timeout S]
+                   SCRIPT NAME=ENV ...
 
 Starts one process of SCRIPT per configuration (NAME=ENV: a label, then the
 variables that make it, as "A=1 B=2"; the first one is the baseline), all at
@@ -79,9 +80,15 @@ class Proc:
         self.go.flush()
         self.blocks.append(float(self.expect("block")[0]))
 
-    def finish(self):
+    def finish(self, timeout):
+        """Its exit status; a process that does not end within timeout s is killed and FAILs."""
         self.go.close()
-        return self.p.wait(timeout=120)
+        try:
+            return self.p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            print(f"lockstep: FAIL: {self.name} did not end within {timeout} s of its last turn; killed")
+            self.p.kill()
+            return self.p.wait()
 
 
 def checksum(path):
@@ -100,6 +107,8 @@ def main():
     ap.add_argument("--block", type=int, default=10)
     ap.add_argument("--cpus", default="2,3", help="taskset's CPU list; empty: not pinned")
     ap.add_argument("--out", default=".")
+    ap.add_argument("--end-timeout", type=float, default=120,
+                    help="seconds a process may take to end after its last turn")
     ap.add_argument("script")
     ap.add_argument("configs", nargs="+", help="NAME=ENV, the first the baseline")
     a = ap.parse_args()
@@ -117,7 +126,7 @@ def main():
         for p in procs:
             p.p.kill()
         return 1
-    rcs = [p.finish() for p in procs]
+    rcs = [p.finish(a.end_timeout) for p in procs]
     base = procs[0]
     print(f"lockstep {os.path.basename(a.script)}: {a.rounds} rounds of {a.block} steps, "
           f"CPUs {a.cpus or 'any'}")
