@@ -345,10 +345,8 @@ static void test_reaped_zombies_leave_device_quiet(void **state)
 		cm_stream s = fixture_stream(&f, true);
 		fixture_stream_end(&f, s);
 	}
-	{ /* the tails complete; the core is not told, it must find out */
-		const cm_backend *be = sim_backend(f.sim);
-		assert_int_equal(be->device_synchronize(be->ctx, 0), CM_OK);
-	}
+	/* the tails complete; the core is not told, it must find out */
+	assert_int_equal(sim_backend(f.sim)->device_synchronize(f.sim, 0), CM_OK);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	for (int i = 0; i < 1000; i++) {
 		assert_int_equal(cm_free(f.heap, p), CM_OK);
