@@ -418,7 +418,14 @@ static const char *cm_set_max_pending(cm_config *cfg, cm_slice v)
 {
 	uint64_t mib;
 
-	return cm_parse_mib(v, &mib, &cfg->max_pending);
+	if (cm_eq_nocase(v, "auto")) {
+		cfg->max_pending = CM_PENDING_AUTO;
+		return NULL;
+	}
+	const char *why = cm_parse_mib(v, &mib, &cfg->max_pending);
+	if (!why && cfg->max_pending == CM_PENDING_AUTO)
+		return "too large";
+	return why;
 }
 
 /* ---- pinned host memory ---- */
@@ -667,11 +674,13 @@ static const cm_option cm_options[] = {
 	  "an integer number of MiB, 0 or more",
 	  "idle cached memory above this is given back to the device",
 	  cm_set_release_threshold },
-	{ "max_pending_mb", "MiB", "256",
-	  "an integer number of MiB, 0 or more",
+	{ "max_pending_mb", "MiB", "auto",
+	  "auto, or an integer number of MiB, 0 or more",
 	  "new memory taken while freed blocks still await their proof, before "
 	  "the cache orders them for reuse (or waits for them); per device, and "
-	  "for pinned host memory; 0: at once",
+	  "for pinned host memory; auto: 1/16 of the device memory the program "
+	  "holds, at least 4 and at most 256 MiB (pinned: 256); 0: at once; "
+	  "none while the device is short of memory",
 	  cm_set_max_pending },
 	{ "per_process_memory_fraction", "decimal", "1.0",
 	  "a decimal number above 0.0 and at most 1.0",
@@ -940,7 +949,7 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->garbage_collection_threshold = 0.0;
 	cfg->expandable_segments = false;
 	cfg->release_threshold = SIZE_MAX;
-	cfg->max_pending = CM_MAX_PENDING_DEFAULT;
+	cfg->max_pending = CM_PENDING_AUTO;
 	cfg->per_process_memory_fraction = 1.0;
 	cfg->free_fence = CM_FENCE_GPU;
 	cfg->stats = CM_STATS_OFF;

@@ -48,7 +48,7 @@ typedef struct cm_config {
 	double garbage_collection_threshold;   /* 0: off, else in (0, 1) */
 	bool expandable_segments;
 	size_t release_threshold;          /* idle bytes kept; SIZE_MAX: all */
-	size_t max_pending;                /* bytes taken while frees await ordering */
+	size_t max_pending;                /* bytes taken while frees await ordering; CM_PENDING_AUTO */
 	double per_process_memory_fraction;    /* (0, 1]; 1: whole device */
 	cm_free_fence free_fence;
 	cm_stats_mode stats;
@@ -74,7 +74,8 @@ typedef struct cm_config {
 } cm_config;
 
 #define CM_PINNED_AUTO SIZE_MAX
-#define CM_MAX_PENDING_DEFAULT ((size_t)256 << 20) /* max_pending_mb: 256 */
+#define CM_PENDING_AUTO SIZE_MAX /* max_pending_mb:auto (core/fence.c, cm_pending_max) */
+#define CM_MAX_PENDING_DEFAULT ((size_t)256 << 20) /* auto's ceiling, and pinned memory's bound */
 
 /* What %p, %h and %r stand for in an output path (config/path.c). */
 typedef struct cm_path_ids {

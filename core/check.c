@@ -81,7 +81,8 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 			 seg->idle.addr);
 		at += b->node.size;
 		if (b->state == CM_BLOCK_FREE) {
-			CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE,
+			CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE || b->awaiting ||
+					 b->next->awaiting,
 				 "adjacent free blocks at %#" PRIxPTR, b->node.addr);
 			CM_CHECK(b->awaiting || cm_check_in_tree(seg->pool->root, &b->node),
 				 "free block %#" PRIxPTR " not in its pool", b->node.addr);

@@ -703,12 +703,54 @@ static bool cm_collects_prove_pending(const cm_device *d)
 /* A collect costs an event record and a query for each stream that ran
  * (on an H200 under load about 1 and 2 us each, docs/gpu-results.md): one
  * starts for the blocks awaiting a proof once their bytes reach
- * 1/CM_COLLECT_BATCH_DIV of max_pending_mb, not at every block. The
+ * 1/CM_COLLECT_BATCH_DIV of the pending bound, not at every block. The
  * caller checked cm_collects_prove_pending. */
 static void cm_collect_start_for(cm_device *d, size_t awaiting_bytes)
 {
-	if (awaiting_bytes >= d->heap->cfg.max_pending / CM_COLLECT_BATCH_DIV)
+	if (awaiting_bytes >= cm_pending_max(d) / CM_COLLECT_BATCH_DIV)
 		cm_collect_start(d);
+}
+
+/* A free went to the awaiting list (segment.c): its proof is on its way
+ * once a batch awaits, as when a search sets a block aside. */
+void cm_pending_added(cm_device *d)
+{
+	if (cm_collects_prove_pending(d))
+		cm_collect_start_for(d, d->stats.pending_bytes);
+}
+
+/* The pending bound (docs/design.md, "Pending memory"): max_pending_mb;
+ * auto (the default) is 1/CM_PENDING_SHARE of what the program holds, at
+ * least CM_PENDING_FLOOR and at most CM_MAX_PENDING_DEFAULT: the memory a
+ * free sets aside is memory the program cannot use, worth a share of what
+ * it uses, not a constant. None while the device is short of memory. */
+size_t cm_pending_max(const cm_device *d)
+{
+	size_t max = d->heap->cfg.max_pending;
+	if (d->short_of_memory)
+		return 0;
+	if (max != CM_PENDING_AUTO)
+		return max;
+	size_t share = d->stats.allocated_bytes / CM_PENDING_SHARE;
+	if (share < CM_PENDING_FLOOR)
+		share = CM_PENDING_FLOOR;
+	return share < CM_MAX_PENDING_DEFAULT ? share : CM_MAX_PENDING_DEFAULT;
+}
+
+/* Whether a block cudaFree just gave back to cudaMalloc's pool would be
+ * set aside by the next search that meets it (rule 3 with non-blocking
+ * streams and no proof yet): segment.c then sets it aside at once, before
+ * it merges with free neighbours that need no proof. Asks no device. */
+bool cm_free_awaits(cm_device *d, const cm_pool *pool, const cm_tag *t)
+{
+	if (d->free_fence != CM_FENCE_GPU || pool->stream || t->stream || d->nb_count == 0 ||
+	    cm_pending_max(d) == 0)
+		return false;
+	if (!d->heap->sees_submissions && atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB)
+		return false; /* rule 4's idle proof may still serve it at once */
+	if (atomic_load(&d->zombies))
+		return false; /* a search reaps them and may find the device quiet */
+	return !cm_tag_complete(d, t) && t->epoch > atomic_load(&d->ordered_epoch) && !cm_quiet(d);
 }
 
 /* Makes free block b safe for rq's consumer, enqueueing what its tag needs.
@@ -743,7 +785,7 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 	}
 	/* With no non-blocking stream, ordering is one event on legacy and
 	 * delays no stream: at once. */
-	if (d->heap->cfg.max_pending == 0 || d->nb_count == 0)
+	if (cm_pending_max(d) == 0 || d->nb_count == 0)
 		return cm_order_pending(d) ? CM_OK : CM_NOT_READY;
 	/* Else the block awaits a proof: the collect's completion, unless the
 	 * bound makes the order come first (a full fence when few streams
@@ -788,7 +830,7 @@ bool cm_pending_poll(cm_device *d)
  * search again. */
 bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow)
 {
-	size_t pending = d->stats.pending_bytes, max = d->heap->cfg.max_pending;
+	size_t pending = d->stats.pending_bytes, max = cm_pending_max(d);
 	if (!pending && !rq->over_bound)
 		return false;
 	if (!rq->over_bound && grow <= max && pending <= max - grow)

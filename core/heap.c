@@ -159,7 +159,7 @@ static bool cm_block_set_aside(cm_device *d, cm_request *rq, cm_block *b)
 	if (!rq->awaiting)
 		return false;
 	rq->awaiting = false;
-	if (d->stats.pending_bytes + b->node.size > d->heap->cfg.max_pending) {
+	if (d->stats.pending_bytes + b->node.size > cm_pending_max(d)) {
 		rq->over_bound = true;
 		return false;
 	}

@@ -393,6 +393,8 @@ static bool cm_host_over_bound(cm_host *c, size_t rounded)
 	while (c->pend_head && cm_host_known_complete(c, c->pend_head))
 		;
 	size_t max_pending = c->heap->cfg.max_pending;
+	if (max_pending == CM_PENDING_AUTO)
+		max_pending = CM_MAX_PENDING_DEFAULT;
 	return c->pending_bytes + rounded > max_pending ||
 	       c->stats.host_cached_bytes + rounded > c->max_cached;
 }

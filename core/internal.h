@@ -60,6 +60,8 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
 #define CM_COLLECT_BATCH_DIV 8 /* a collect starts at max_pending/8 awaiting (fence.c) */
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
+#define CM_PENDING_SHARE 16         /* pending at most 1/16 of the allocated bytes (fence.c) */
+#define CM_PENDING_FLOOR (4 * CM_MiB) /* ...or this, whichever is larger */
 
 typedef struct cm_device cm_device;
 typedef struct cm_pool cm_pool;
@@ -279,6 +281,9 @@ struct cm_device {
 	bool fence_recorded;
 	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
 	cm_collect collect;      /* the oldest collect (fence.c) */
+	/* The last growth found the device short of memory (heap.c): no
+	 * memory is set aside for pending frees until one finds room. */
+	bool short_of_memory;
 	cm_collect collect_next; /* a second, started only for pinned memory */
 
 	cm_event *event_pool; /* streams.c */
@@ -364,7 +369,7 @@ cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block *
 void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back);
 cm_segment *cm_segment_find(cm_device *d, uintptr_t addr);
 cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
-cm_block *cm_block_put(cm_device *d, cm_block *b);
+void cm_block_put(cm_device *d, cm_block *b);
 void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
 void cm_block_await(cm_device *d, cm_block *b);
@@ -469,6 +474,9 @@ static inline bool cm_reuse_may_be_ready_unlocked(const cm_device *d)
 	       (d->free_fence == CM_FENCE_GPU && d->heap->sees_submissions);
 }
 bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow);
+size_t cm_pending_max(const cm_device *d);
+bool cm_free_awaits(cm_device *d, const cm_pool *pool, const cm_tag *t);
+void cm_pending_added(cm_device *d);
 bool cm_pending_poll(cm_device *d);
 uint64_t cm_proven_epoch(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);

@@ -6,7 +6,8 @@
  *
  * Invariants (checked by cm_heap_check):
  * - a segment's blocks are linked in address order, adjacent, covering it;
- * - no two FREE blocks are adjacent (a free merges with free neighbours);
+ * - no two FREE blocks are adjacent (a free merges with free neighbours)
+ *   unless one of them awaits its proof (they merge when it returns);
  * - a FREE block is in its segment's pool index, or awaiting a proof in the
  *   device's awaiting list (whose bytes are stats.pending_bytes); a USED
  *   one is in the live map;
@@ -214,23 +215,32 @@ static void cm_pool_remove(cm_device *d, cm_pool *pool, cm_tnode *n)
  * collect or synchronization), so one freed later that reached the head
  * first holds back the others for one proof at most. ---- */
 
-void cm_block_await(cm_device *d, cm_block *b)
+static void cm_awaiting_append(cm_device *d, cm_block *b)
 {
-	cm_assert(b->state == CM_BLOCK_FREE && !b->awaiting);
-	cm_pool_remove(d, b->seg->pool, &b->node);
 	b->awaiting = true;
 	cm_tnode *n = &b->node;
 	CM_LIST_APPEND(d->awaiting_head, d->awaiting_tail, n, left, right);
 	CM_LEVEL(&d->stats, pending_bytes, (int64_t)b->node.size);
 }
 
+void cm_block_await(cm_device *d, cm_block *b)
+{
+	cm_assert(b->state == CM_BLOCK_FREE && !b->awaiting);
+	cm_pool_remove(d, b->seg->pool, &b->node);
+	cm_awaiting_append(d, b);
+}
+
+static void cm_block_file(cm_device *d, cm_block *b, bool awaiting);
+
+/* A returned block merges with the free neighbours it was kept apart
+ * from while it awaited (cm_block_put). */
 void cm_awaiting_return(cm_device *d, uint64_t proven_epoch)
 {
 	while (d->awaiting_head && cm_block_of(d->awaiting_head)->tag.epoch <= proven_epoch) {
 		cm_block *b = cm_block_of(d->awaiting_head);
 		d->visits.returned++;
 		cm_awaiting_unlink(d, b);
-		cm_pool_insert(d, b->seg->pool, &b->node);
+		cm_block_file(d, b, false);
 	}
 }
 
@@ -700,32 +710,49 @@ static void cm_block_absorb(cm_device *d, cm_block *b, cm_block *n)
 	cm_block_delete(d, n);
 }
 
-/* Returns USED block b (its tag set by the caller) to its pool, merging it
- * with free neighbours. Returns the resulting free block. */
-cm_block *cm_block_put(cm_device *d, cm_block *b)
+/* Free block b, in no index, goes to the awaiting list, or merges with
+ * its free neighbours that are not awaiting and goes to its pool's index.
+ * A block awaiting its proof merges with nothing until the proof came: a
+ * merged block would make the other memory wait for the later proof too
+ * (a 4 KiB free would set its whole 2 MiB segment aside). */
+static void cm_block_file(cm_device *d, cm_block *b, bool awaiting)
 {
 	cm_pool *pool = b->seg->pool;
+	cm_block *p = b->prev, *n = b->next;
+	if (!awaiting && p && p->state == CM_BLOCK_FREE && !p->awaiting) {
+		cm_pool_remove(d, pool, &p->node);
+		cm_block_absorb(d, p, b);
+		b = p;
+	}
+	if (!awaiting && n && n->state == CM_BLOCK_FREE && !n->awaiting) {
+		cm_pool_remove(d, pool, &n->node);
+		cm_block_absorb(d, b, n);
+	}
+	if (awaiting)
+		cm_awaiting_append(d, b);
+	else
+		cm_pool_insert(d, pool, &b->node);
+	cm_block_refresh_around(b);
+	if (!b->prev && !b->next && !b->seg->is_idle)
+		cm_idle_insert(d, b->seg);
+}
 
+/* Returns USED block b (its tag set by the caller) to its pool, merging it
+ * with free neighbours, or to the awaiting list when its next search
+ * would set it aside anyway (fence.c, cm_free_awaits) and the pending
+ * bound has room. */
+void cm_block_put(cm_device *d, cm_block *b)
+{
 	cm_assert(b->state == CM_BLOCK_USED);
 	CM_LEVEL(&d->stats, allocated_bytes, -(int64_t)b->node.size);
 	CM_LEVEL(&d->stats, allocated_blocks, -1);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)b->node.size);
 	b->state = CM_BLOCK_FREE;
-	if (b->prev && b->prev->state == CM_BLOCK_FREE) {
-		cm_block *p = b->prev;
-		cm_pool_remove(d, pool, &p->node);
-		cm_block_absorb(d, p, b);
-		b = p;
-	}
-	if (b->next && b->next->state == CM_BLOCK_FREE) {
-		cm_pool_remove(d, pool, &b->next->node);
-		cm_block_absorb(d, b, b->next);
-	}
-	cm_pool_insert(d, pool, &b->node);
-	cm_block_refresh_around(b);
-	if (!b->prev && !b->next)
-		cm_idle_insert(d, b->seg);
-	return b;
+	bool awaiting = cm_free_awaits(d, b->seg->pool, &b->tag) &&
+			d->stats.pending_bytes + b->node.size <= cm_pending_max(d);
+	cm_block_file(d, b, awaiting);
+	if (awaiting)
+		cm_pending_added(d);
 }
 
 /* A hint for the per-thread caches, under the lock: the device's current

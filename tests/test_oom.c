@@ -63,7 +63,8 @@ static void test_step1_release_fitting(void **state)
 }
 
 /* Step 2: the only block that fits waits on a completion collect (many
- * non-blocking streams, one busy); one synchronization makes it usable. */
+ * non-blocking streams, one busy); one synchronization makes it usable.
+ * keep holds the rest of the only segment. */
 static void test_step2_sync_reclaims_fenced(void **state)
 {
 	(void)state;
@@ -72,7 +73,7 @@ static void test_step2_sync_reclaims_fenced(void **state)
 	cm_stream busy = 0;
 	for (int i = 0; i < 12; i++)
 		busy = fixture_stream(&f, true);
-	uintptr_t keep = fixture_malloc(&f, 4096);
+	uintptr_t keep = fixture_malloc(&f, MiB), keep2 = fixture_malloc(&f, MiB - 4096);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
@@ -88,6 +89,7 @@ static void test_step2_sync_reclaims_fenced(void **state)
 	assert_int_equal(q, p);
 	assert_int_equal(st.raw_alloc_calls, 2); /* the second one failed */
 	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep2), CM_OK);
 	assert_int_equal(cm_free(f.heap, keep), CM_OK);
 	fixture_close(&f);
 }

@@ -234,9 +234,10 @@ static void test_none_races(void **state)
 /* Submissions seen, two non-blocking streams, one held busy: each block
  * freed after work on it awaits its order, so the next allocations take
  * new memory instead of ordering the streams, until the blocks awaiting
- * reach max_pending_mb (default 256 MiB); then one cover orders them all
- * and they are reused. The host never waits (the busy stream stays
- * blocked throughout), and what the cache holds stays within the bound. */
+ * reach the pending bound (max_pending_mb:auto, here its floor of 4 MiB:
+ * the program holds 1 MiB); then one cover orders them all and they are
+ * reused. The host never waits (the busy stream stays blocked
+ * throughout), and what the cache holds stays within the bound. */
 static void test_pending_bounded_before_ordering(void **state)
 {
 	(void)state;
@@ -259,13 +260,13 @@ static void test_pending_bounded_before_ordering(void **state)
 		submit_memset(&f, p, 1, size, busy);
 		assert_int_equal(cm_free(f.heap, p), CM_OK);
 		cm_stats st = submit_stats(&f);
-		assert_true(st.pending_bytes <= f.cfg.max_pending);
+		assert_true(st.pending_bytes <= CM_PENDING_FLOOR);
 		fixture_check(&f);
 	}
 	cm_stats st = submit_stats(&f);
 	assert_true(reused);
-	assert_true(st.fences >= 1 && st.fences <= n / 8); /* one cover per ~32 frees */
-	assert_true(st.peak_reserved_bytes <= f.cfg.max_pending + 2 * CM_SMALL_SEGMENT);
+	assert_true(st.fences >= n / 8 && st.fences <= n / 3); /* one cover per ~4 frees */
+	assert_true(st.peak_reserved_bytes <= CM_PENDING_FLOOR + 2 * CM_SMALL_SEGMENT);
 	assert_int_equal(st.host_syncs + st.pending_waits, 0);
 	assert_true(st.peak_pending_bytes > 0);
 	sim_gate_open(g);
@@ -281,8 +282,8 @@ static void test_pending_proven_by_collect(void **state)
 	(void)state;
 	fixture f;
 	submit_open(&f);
-	cm_heap_destroy(f.heap); /* reopened with the default bound */
-	f.cfg.max_pending = CM_MAX_PENDING_DEFAULT;
+	cm_heap_destroy(f.heap); /* reopened with a bound of 1 MiB */
+	f.cfg.max_pending = CM_MiB;
 	assert_int_equal(cm_heap_create(sim_backend(f.sim), &f.cfg, &f.heap), CM_OK);
 	cm_heap_track_submissions(f.heap);
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
@@ -290,10 +291,12 @@ static void test_pending_proven_by_collect(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	submit_memset(&f, p, 1, 4096, a);
 	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	/* Each q awaits too, 2 MiB a segment: once a batch of them awaits
-	 * (fence.c, cm_collect_start_for) a collect starts (legacy, a); the
-	 * searches after it poll it: still pending. All stay below the bound. */
-	enum { QS = CM_MAX_PENDING_DEFAULT / CM_COLLECT_BATCH_DIV / (2 * CM_MiB) + 4 };
+	/* Each q awaits too, 4 KiB each, set aside at its free without merging
+	 * with the rest of the segment, which serves the next q: once a batch
+	 * awaits (fence.c, cm_collect_start_for) a collect starts (legacy, a);
+	 * the searches after it poll it: still pending. All stay below the
+	 * bound, in one segment. */
+	enum { QS = CM_MiB / CM_COLLECT_BATCH_DIV / 4096 + 4 };
 	for (int i = 0; i < QS; i++) {
 		uintptr_t q = fixture_malloc(&f, 4096);
 		assert_true(q != p);
@@ -302,6 +305,7 @@ static void test_pending_proven_by_collect(void **state)
 	cm_stats st = submit_stats(&f);
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
+	assert_int_equal(st.raw_alloc_calls, 1);
 	/* b busy from now on, so no cover is free; a's work finishes, the core
 	 * not told. */
 	sim_gate *gb = submit_gate(&f, b);
