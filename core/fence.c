@@ -409,7 +409,7 @@ static cm_status cm_collect_record(cm_device *d, cm_collect *c, cm_stream s)
 static bool cm_collect_record_ran(cm_device *d, cm_collect *c)
 {
 	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
-		if (r->alive && r->kind == CM_SK_NONBLOCKING &&
+		if (r->alive && r->kind == CM_SK_NONBLOCKING && atomic_load(&r->ran) &&
 		    (cm_stream_capturing(d, r->handle) || cm_collect_record(d, c, r->handle) != CM_OK))
 			return false;
 	return true;
@@ -777,8 +777,9 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 		return CM_OK;
 	}
 	/* Destroyed streams whose work completed keep the device from being
-	 * quiet until reaped: an idle device then needs nothing. */
-	if (d->heap->sees_submissions && atomic_load(&d->zombies)) {
+	 * quiet until reaped (and count as non-blocking below): an idle
+	 * device then needs nothing. */
+	if (atomic_load(&d->zombies)) {
 		cm_stream_reap(d, false);
 		if (cm_quiet(d))
 			return CM_OK;
@@ -873,9 +874,14 @@ bool cm_fence_synced(cm_device *d, cm_sync_token tok)
 }
 
 /* A device synchronization at mark completed: so did a collect started
- * before it, and the zombies' tails. */
+ * before it, and the zombies' tails. The streams' flags still say they
+ * ran: a cover, whose events complete at once, clears them, so that the
+ * device is quiet again (submissions seen) and later reuses need nothing. */
 void cm_fence_synced_locked(cm_device *d, uint64_t mark)
 {
 	cm_collect_end_before(d, mark);
 	cm_stream_reap(d, false);
+	if (d->free_fence == CM_FENCE_GPU && d->heap->sees_submissions && !cm_quiet(d) &&
+	    !atomic_load(&d->zombies))
+		cm_cover(d);
 }

@@ -245,51 +245,99 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
 	return cm_segment_create(d, pool, size, &b) == CM_OK ? b : NULL;
 }
 
-/* Step 4, the out-of-memory ladder (docs/design.md, "Out of memory and release"), each step retried:
+/* Step 4, the out-of-memory ladder (docs/design.md, "Out of memory and
+ * release"), each rung retried and what it gave back kept for the report:
  * parked blocks back to the pools; idle segments released to fit; one
- * synchronization, after which every block waiting on a fence is
- * reusable (and, with expandable segments, every free chunk stitchable);
- * every idle segment released. */
+ * synchronization, after which every block waiting on a fence or a
+ * collect is reusable (and, with expandable segments, every free chunk
+ * stitchable); every idle segment released. */
 static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	cm_block *b;
+	size_t pending = d->stats.pending_bytes;
 
 	d->stats.alloc_retries++;
+	uint64_t held = d->stats.allocated_bytes; /* parked blocks count as held */
 	cm_tc_steal_parked_locked(d);
+	rq->gave[CM_RUNG_PARKED] = held - d->stats.allocated_bytes;
 	if ((b = cm_search_cached(d, pool, rq)))
 		return b;
-	if (cm_release_fitting_locked(d, cm_size_segment(rq->size), pool->small)) {
+	if ((rq->gave[CM_RUNG_RELEASED] = cm_release_fitting_locked(d, cm_size_segment(rq->size), pool->small))) {
 		d->stats.ladder_releases++;
 		if ((b = cm_grow(d, pool, rq)))
 			return b;
 	}
 	if (cm_device_sync_locked(d) == CM_OK) {
 		d->stats.ladder_syncs++;
+		cm_awaiting_return(d, cm_proven_epoch(d));
+		rq->gave[CM_RUNG_PROVEN] = pending - d->stats.pending_bytes;
 		if ((b = cm_search_cached(d, pool, rq)))
 			return b;
 		/* Every chunk is complete now: stitch before releasing. */
+		uint64_t stitched = d->stats.stitched_bytes;
 		if (d->expandable && (b = cm_grow(d, pool, rq))) {
 			d->stats.ladder_stitches++;
 			return b;
 		}
+		rq->gave[CM_RUNG_STITCHED] = d->stats.stitched_bytes - stitched;
 	}
-	if (cm_release_all_locked(d))
+	size_t all = cm_release_all_locked(d);
+	rq->gave[CM_RUNG_RELEASED] += all;
+	if (all)
 		d->stats.ladder_release_alls++;
 	return cm_grow(d, pool, rq);
+}
+
+/* The device's memory, asked once per request that may grow. */
+typedef struct cm_room {
+	bool known;
+	size_t free, total;
+} cm_room;
+
+static cm_room cm_room_read(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	cm_room r = {0};
+	r.known = be->mem_get_info(be->ctx, d->index, &r.free, &r.total) == CM_OK && r.total;
+	return r;
+}
+
+/* What the device keeps free for what the cache never sees: the driver's
+ * own allocations (modules loaded lazily, local memory, library
+ * handles), which fail where the cache holds memory idle. */
+static size_t cm_headroom(const cm_room *r)
+{
+	return r->total / CM_HEADROOM_DIV;
+}
+
+/* Whether taking grow bytes would leave the device short: then memory the
+ * program cannot use (pending frees) is given back before it grows, and
+ * after, idle segments restore the headroom (cm_release_headroom). */
+static bool cm_room_short(const cm_room *r, size_t grow)
+{
+	return r->known && (r->free < grow || r->free - grow < cm_headroom(r));
+}
+
+/* After a growth on a short device: idle cached memory, oldest first,
+ * goes back until the headroom is free again. */
+static void cm_release_headroom(cm_device *d)
+{
+	cm_room r = cm_room_read(d);
+	size_t want = cm_headroom(&r);
+	if (r.known && r.free < want && cm_release_idle_oldest(d, want - r.free))
+		d->stats.gc_releases++;
 }
 
 /* A request that cannot be served whatever the ladder releases: larger than
  * the device, or than its free memory and all the cache holds idle (parked
  * blocks are back in the pools by now). It fails at once: releasing the
  * cache or creating memory for it would only take from the program. */
-static bool cm_oom_hopeless(cm_device *d, size_t size)
+static bool cm_oom_hopeless(cm_device *d, const cm_room *r, size_t size)
 {
-	const cm_backend *be = d->heap->be;
-	size_t free_bytes = 0, total = 0;
-	if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK || !total)
+	if (!r->known)
 		return false; /* unknown: let the driver say */
 	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes;
-	return size > total || (size > free_bytes && size - free_bytes > idle);
+	return size > r->total || (size > r->free && size - r->free > idle);
 }
 
 static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
@@ -311,10 +359,15 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	 * (or waited for). */
 	if (cm_pending_poll(d) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
-	if (cm_pending_bound(d, rq, cm_size_segment(rq->size)) && (b = cm_search_cached(d, pool, rq)))
+	/* The device is asked for more only after what the program cannot
+	 * use went back, where it is short: no pending bound then. */
+	size_t grow = d->expandable ? rq->size : cm_size_segment(rq->size);
+	cm_room room = cm_room_read(d);
+	d->short_of_memory = cm_room_short(&room, grow);
+	if (cm_pending_bound(d, rq, grow) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
-	rq->hopeless = cm_oom_hopeless(d, rq->size);
+	rq->hopeless = cm_oom_hopeless(d, &room, rq->size);
 	if (!rq->hopeless && ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq))))
 		goto found;
 	/* Chunks the failed growths cut out for stitching go back before the
@@ -326,6 +379,8 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	return CM_ERR_OOM;
 found:
 	b = cm_block_take(d, b, rq->size);
+	if (!hit && d->short_of_memory)
+		cm_release_headroom(d);
 	if (!cm_livemap_insert(&d->live, b)) {
 		b->tag = (cm_tag){0}; /* never handed out: not in the live map */
 		cm_block_put(d, b);

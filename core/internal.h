@@ -62,6 +62,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
 #define CM_PENDING_SHARE 16         /* pending at most 1/16 of the allocated bytes (fence.c) */
 #define CM_PENDING_FLOOR (4 * CM_MiB) /* ...or this, whichever is larger */
+#define CM_HEADROOM_DIV 512 /* a device keeps 1/512 of its memory free (heap.c) */
 
 typedef struct cm_device cm_device;
 typedef struct cm_pool cm_pool;
@@ -437,6 +438,8 @@ void cm_event_put(cm_device *d, cm_event ev);
 
 /* fence.c: the fence protocol (docs/design.md, "The fence protocol"). */
 typedef enum cm_need { CM_NEED_NOTHING, CM_NEED_WAIT, CM_NEED_FENCE, CM_NEED_SYNC } cm_need;
+/* The out-of-memory ladder's rungs (heap.c), as the report names them. */
+enum { CM_RUNG_PARKED, CM_RUNG_PROVEN, CM_RUNG_STITCHED, CM_RUNG_RELEASED, CM_RUNGS };
 typedef struct cm_request {
 	size_t size;      /* rounded */
 	size_t requested;
@@ -447,6 +450,7 @@ typedef struct cm_request {
 	bool hopeless; /* refused at once: more than the device could give (heap.c) */
 	bool awaiting;   /* the block just looked at awaits its proof (fence.c) */
 	bool over_bound; /* one that did not fit within max_pending_mb (heap.c) */
+	size_t gave[CM_RUNGS]; /* bytes each rung of the out-of-memory ladder gave back */
 } cm_request;
 void cm_fence_init_device(cm_device *d);
 void cm_fence_fini_device(cm_device *d);
@@ -583,6 +587,7 @@ size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
 bool cm_release_within_limit(cm_device *d, size_t size);
 void cm_release_gc_locked(cm_device *d, size_t size);
 void cm_release_trim_locked(cm_device *d);
+size_t cm_release_idle_oldest(cm_device *d, size_t want);
 
 /* report.c */
 bool cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit);

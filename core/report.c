@@ -138,6 +138,26 @@ static void cm_report_advice(cm_device *d, const cm_request *rq, const cm_report
 	}
 }
 
+/* What each rung of the ladder gave back before the request failed. */
+static void cm_report_ladder(const cm_request *rq, FILE *out)
+{
+	static const char *const rung[CM_RUNGS] = {
+		[CM_RUNG_PARKED] = "blocks parked in per-thread caches",
+		[CM_RUNG_PROVEN] = "frees proven by a synchronization",
+		[CM_RUNG_STITCHED] = "chunks stitched",
+		[CM_RUNG_RELEASED] = "idle segments released",
+	};
+	char a[32];
+	if (rq->hopeless)
+		return;
+	fprintf(out, "  before failing, the cache gave back:");
+	for (int i = 0; i < CM_RUNGS; i++) {
+		cm_report_size(a, sizeof(a), rq->gave[i]);
+		fprintf(out, "%s %s %s", i ? ";" : "", rung[i], a);
+	}
+	fprintf(out, "\n");
+}
+
 /* With expandable segments: what stitching had to work with, and why it
  * was not enough. */
 static void cm_report_stitch(cm_device *d, const cm_request *rq, FILE *out)
@@ -211,6 +231,7 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 			     "than the device%s\n",
 			info && rq->size <= dev_total
 				? "'s free memory and this process's cached memory together" : "");
+	cm_report_ladder(rq, out);
 	cm_report_stitch(d, rq, out);
 	cm_report_host(d->heap, out);
 	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {

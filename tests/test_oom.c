@@ -64,12 +64,13 @@ static void test_step1_release_fitting(void **state)
 
 /* Step 2: the only block that fits waits on a completion collect (many
  * non-blocking streams, one busy); one synchronization makes it usable.
- * keep holds the rest of the only segment. */
+ * keep holds the rest of the only segment the 2 MiB cap allows; the
+ * device itself has room (not short: see test_short_device_proves_pending). */
 static void test_step2_sync_reclaims_fenced(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 2 * MiB, NULL);
+	fixture_open(&f, 1024 * MiB, "memory_limit_mb:2");
 	cm_stream busy = 0;
 	for (int i = 0; i < 12; i++)
 		busy = fixture_stream(&f, true);
@@ -87,7 +88,39 @@ static void test_step2_sync_reclaims_fenced(void **state)
 	assert_int_equal(st.ladder_syncs, 1);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(q, p);
-	assert_int_equal(st.raw_alloc_calls, 2); /* the second one failed */
+	assert_int_equal(st.raw_alloc_calls, 1); /* the cap refused the second */
+	assert_int_equal(st.limit_refusals, 1);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep2), CM_OK);
+	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_close(&f);
+}
+
+/* A device short of memory: the block awaiting its proof is proven (the
+ * host waits for its collect) before the device is asked for more, so no
+ * growth is tried and no ladder climbed; with room the cache would have
+ * taken a new segment instead. */
+static void test_short_device_proves_pending(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 2 * MiB, NULL);
+	cm_stream busy = 0;
+	for (int i = 0; i < 12; i++)
+		busy = fixture_stream(&f, true);
+	uintptr_t keep = fixture_malloc(&f, MiB), keep2 = fixture_malloc(&f, MiB - 4096);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	pthread_t t;
+	pthread_create(&t, NULL, fixture_open_gate_later, g);
+	uintptr_t q = fixture_malloc(&f, 4096);
+	pthread_join(t, NULL);
+	cm_stats st = stats(&f);
+	assert_int_equal(q, p);
+	assert_int_equal(st.raw_alloc_calls, 1);
+	assert_int_equal(st.alloc_retries + st.oom_count + st.fences, 0);
+	assert_int_equal(st.pending_waits, 1);
 	assert_int_equal(cm_free(f.heap, q), CM_OK);
 	assert_int_equal(cm_free(f.heap, keep2), CM_OK);
 	assert_int_equal(cm_free(f.heap, keep), CM_OK);
@@ -367,6 +400,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step1_release_fitting),
 		cmocka_unit_test(test_step2_sync_reclaims_fenced),
+		cmocka_unit_test(test_short_device_proves_pending),
 		cmocka_unit_test(test_step3_release_all),
 		cmocka_unit_test(test_never_fits_reports),
 		cmocka_unit_test(test_fraction_limit),

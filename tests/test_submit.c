@@ -113,9 +113,13 @@ static void test_busy_stream_ordered_not_waited(void **state)
 	sim_gate_open(g);
 	fixture_device_sync(&f);
 	assert_int_equal(*(volatile unsigned char *)p, 2);
-	/* b is ordered now: its next work waits for nothing more. */
+	/* b is ordered now: its next work waits only for the cover that gave
+	 * the device its quiet state back at the synchronization (complete
+	 * already), the work after it for nothing more. */
 	submit_memset(&f, q, 3, 4096, b);
-	assert_int_equal(submit_stats(&f).lazy_waits, 1);
+	assert_int_equal(submit_stats(&f).lazy_waits, 2);
+	submit_memset(&f, q, 4, 4096, b);
+	assert_int_equal(submit_stats(&f).lazy_waits, 2);
 	assert_int_equal(cm_free(f.heap, q), CM_OK);
 	fixture_close(&f);
 }
@@ -334,6 +338,66 @@ static void test_pending_proven_by_collect(void **state)
 	fixture_close(&f);
 }
 
+/* A device synchronization proves every earlier submission complete: the
+ * device is quiet again, and later cudaMalloc pairs reuse their block
+ * with no order, collect or new memory (before, only a cover cleared the
+ * streams' flags: a collect every ~17 pairs, 34 MiB for 8 KiB live). */
+static void test_device_sync_gives_quiet_back(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_heap_track_submissions(f.heap);
+	cm_stream s = fixture_stream(&f, true);
+	uintptr_t w = fixture_malloc(&f, 4096);
+	submit_memset(&f, w, 1, 4096, s);
+	fixture_device_sync(&f);
+	cm_stats before = submit_stats(&f);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	for (int i = 0; i < 1000; i++) {
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		assert_int_equal(fixture_malloc(&f, 4096), p);
+	}
+	cm_stats st = submit_stats(&f);
+	assert_int_equal(st.raw_alloc_calls, 1);
+	assert_int_equal(st.fences + st.collects, before.fences + before.collects);
+	assert_int_equal(st.peak_pending_bytes, 0);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(cm_free(f.heap, w), CM_OK);
+	fixture_close(&f);
+}
+
+/* Non-blocking streams that ran work and were destroyed leave the legacy
+ * stream alone: once their tails completed, a cudaMalloc loop there keeps
+ * reusing one block instead of setting memory aside for the dead streams. */
+static void test_destroyed_streams_leave_legacy_alone(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, GiB, NULL);
+	cm_heap_track_submissions(f.heap);
+	uintptr_t w = fixture_malloc(&f, 4096);
+	for (int i = 0; i < 4; i++) {
+		cm_stream s = fixture_stream(&f, true);
+		submit_memset(&f, w, 1, 4096, s);
+		fixture_stream_end(&f, s);
+	}
+	/* the tails complete; the core is not told, it must find out */
+	assert_int_equal(sim_backend(f.sim)->device_synchronize(f.sim, 0), CM_OK);
+	uintptr_t p = fixture_malloc(&f, 4096);
+	for (int i = 0; i < 1000; i++) {
+		submit_memset(&f, p, 2, 4096, CM_STREAM_LEGACY);
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		assert_int_equal(fixture_malloc(&f, 4096), p);
+	}
+	cm_stats st = submit_stats(&f);
+	assert_int_equal(st.raw_alloc_calls, 1);
+	assert_int_equal(st.peak_pending_bytes, 0);
+	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(cm_free(f.heap, w), CM_OK);
+	fixture_close(&f);
+}
+
 /* Streams created and destroyed without work leave zombies until reaped;
  * once their tails completed the idle device is quiet again: a pair
  * reuses its block without an order or new memory (measured on an H200:
@@ -520,6 +584,8 @@ int main(void)
 		cmocka_unit_test(test_pending_zero_orders_at_once),
 		cmocka_unit_test(test_pending_proven_by_collect),
 		cmocka_unit_test(test_reaped_zombies_leave_device_quiet),
+		cmocka_unit_test(test_device_sync_gives_quiet_back),
+		cmocka_unit_test(test_destroyed_streams_leave_legacy_alone),
 		cmocka_unit_test(test_expandable_growth_skips_awaiting_tail),
 		cmocka_unit_test(test_handle_reused_after_unseen_destroy),
 		cmocka_unit_test(test_stream_churn_bounded),
