@@ -799,6 +799,52 @@ static void test_proof_returns_only_what_it_proves(void **state)
 	fixture_close(&f);
 }
 
+/* A single-stream loop of varying sizes (the shapes of a dynamic-shape
+ * program): one block live at a time, freed on the stream it was used on,
+ * sizes of 512 B to 8 MiB drawn at random. What the cache holds stays
+ * within the largest live set plus one segment of each class (small
+ * 2 MiB, mid 20 MiB): freed memory is reused, never set aside. Default
+ * and expandable segments, cudaMalloc and cudaMallocAsync alike. */
+static void varying_sizes_loop(const char *conf, bool async)
+{
+	fixture f;
+	fixture_open(&f, 4 * GiB, conf);
+	cm_stream s = async ? fixture_stream(&f, true) : 0;
+	enum { LIVE = 1, ROUNDS = 20000 };
+	uintptr_t live[LIVE] = {0};
+	size_t size[LIVE] = {0}, held = 0, peak = 0;
+	unsigned seed = 7;
+	for (int i = 0; i < ROUNDS; i++) {
+		int k = rand_r(&seed) % LIVE;
+		if (live[k]) {
+			assert_int_equal(async ? cm_free_async(f.heap, live[k], s) : cm_free(f.heap, live[k]),
+					 CM_OK);
+			held -= size[k];
+		}
+		size[k] = 512 + (size_t)rand_r(&seed) % (8 * MiB);
+		live[k] = async ? fixture_malloc_async(&f, size[k], s) : fixture_malloc(&f, size[k]);
+		held += size[k];
+		peak = held > peak ? held : peak;
+	}
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_true(st.peak_reserved_bytes <= peak + CM_SMALL_SEGMENT + CM_MID_SEGMENT);
+	assert_int_equal(st.peak_pending_bytes, 0);
+	fixture_check(&f);
+	for (int k = 0; k < LIVE; k++)
+		assert_int_equal(async ? cm_free_async(f.heap, live[k], s) : cm_free(f.heap, live[k]), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_varying_sizes_stay_within_live(void **state)
+{
+	(void)state;
+	varying_sizes_loop(NULL, false);
+	varying_sizes_loop(NULL, true);
+	varying_sizes_loop("expandable_segments:True", false);
+	varying_sizes_loop("expandable_segments:True", true);
+}
+
 /* A collect's event answered complete is not asked again: each later poll
  * asks only from the first event still pending (the H200's two-stream
  * program polls at almost every allocation, and its step is bound by the
@@ -927,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_collect_waits_for_a_batch),
 		cmocka_unit_test(test_proof_returns_only_what_it_proves),
 		cmocka_unit_test(test_collect_asks_each_event_once),
+		cmocka_unit_test(test_varying_sizes_stay_within_live),
 		cmocka_unit_test(test_oom_releases_cache),
 		cmocka_unit_test(test_device_reset),
 	};
