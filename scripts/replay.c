@@ -722,25 +722,25 @@ static int fit_try(const tape *t, const cm_config *cfg, replay_api api, uint64_t
 	return result;
 }
 
-/* A size that passes, from the reported replay's peak reserved (which the
- * trace fitted in) up to the reported device, doubling: 0 when none does. */
-static uint64_t fit_upper(const tape *t, const cm_config *cfg, replay_api api,
-			  uint64_t peak_reserved, size_t capacity, fit *f)
+/* A size that passes (*mib), from the reported replay's peak reserved (which
+ * the trace fitted in) up to the reported device, doubling: 0 when none
+ * does; -1 when a try could not be set up. */
+static int fit_upper(const tape *t, const cm_config *cfg, replay_api api, uint64_t peak_reserved,
+		     size_t capacity, fit *f, uint64_t *mib)
 {
 	uint64_t top = (capacity + MiB - 1) / MiB;
-	for (uint64_t mib = peak_reserved ? (peak_reserved + MiB - 1) / MiB : 1;; mib *= 2) {
-		if (mib > top)
-			mib = top;
-		int ok = fit_try(t, cfg, api, mib, f);
-		if (ok)
-			return ok > 0 ? mib : 0;
-		if (mib == top)
-			return 0;
+	for (*mib = peak_reserved ? (peak_reserved + MiB - 1) / MiB : 1;; *mib *= 2) {
+		if (*mib > top)
+			*mib = top;
+		int pass = fit_try(t, cfg, api, *mib, f);
+		if (pass != 0 || *mib == top)
+			return pass;
 	}
 }
 
 /* Bisects between a size known to fail and one that passes, then replays
- * FIT_ABOVE sizes just above the result. False on a setup failure. */
+ * FIT_ABOVE sizes just above the result; f->bytes stays 0 when no size
+ * passes. False when a try could not be set up. */
 static bool fit_search(const tape *t, const cm_config *cfg, replay_api api, uint64_t peak_live,
 		       uint64_t peak_reserved, size_t capacity, fit *f)
 {
@@ -749,25 +749,26 @@ static bool fit_search(const tape *t, const cm_config *cfg, replay_api api, uint
 		return false;
 	/* Below peak live a device must fail: the cache reserves at least what
 	 * is live (sizes rounded to 512 B, as peak_live counts them). */
-	uint64_t lo = peak_live ? (peak_live + MiB - 1) / MiB - 1 : 0;
-	uint64_t hi = fit_upper(t, cfg, api, peak_reserved, capacity, f);
-	bool ok = hi != 0;
-	while (ok && hi - lo > 1) {
+	uint64_t lo = peak_live ? (peak_live + MiB - 1) / MiB - 1 : 0, hi;
+	int pass = fit_upper(t, cfg, api, peak_reserved, capacity, f, &hi);
+	bool found = pass > 0;
+	while (found && pass >= 0 && hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
-		int pass = fit_try(t, cfg, api, mid, f);
-		ok = pass >= 0;
-		*(pass > 0 ? &hi : &lo) = mid;
+		pass = fit_try(t, cfg, api, mid, f);
+		if (pass > 0)
+			hi = mid;
+		else
+			lo = mid;
 	}
-	for (uint64_t mib = hi + 1; ok && mib <= hi + FIT_ABOVE; mib++) {
-		int pass = fit_try(t, cfg, api, mib, f);
-		ok = pass >= 0;
+	for (uint64_t mib = hi + 1; found && pass >= 0 && mib <= hi + FIT_ABOVE; mib++) {
+		pass = fit_try(t, cfg, api, mib, f);
 		if (pass == 0)
 			f->above_failed[f->nabove++] = mib * MiB;
 	}
-	f->bytes = ok ? hi * MiB : 0;
+	f->bytes = found ? hi * MiB : 0;
 	f->secs = now_s() - t0;
 	fclose(fit_devnull);
-	return ok || hi == 0;
+	return pass >= 0;
 }
 
 /* The unsigned number after "key": in a small JSON text; false when the
