@@ -25,8 +25,28 @@
  * With --timeline FILE it also writes, after every operation, the CSV line
  * `op,live_bytes,reserved_bytes` (scripts/plot_timeline.py draws it).
  *
- * usage: cachemalloc-replay TRACE [--json] [--timeline FILE]
- *        (configuration: CACHEMALLOC_CONF)
+ * --api names the calls the consumer makes: async (the default) is
+ * cudaMallocAsync/cudaFreeAsync on the trace's streams, as PyTorch's
+ * allocator would under the library with its own cache; malloc is
+ * cudaMalloc/cudaFree (cm_malloc/cm_free, no stream), as PyTorch with its
+ * cache off calls the library: the stream column is then ignored, and a
+ * block is freed when the trace says it completed, so no stream still
+ * uses it.
+ *
+ * --fit answers issue 31's question, "how much device does the trace
+ * need": after the reported replay, it bisects (MiB granularity) the
+ * smallest simulated device on which the whole trace replays with no failed
+ * allocation, each try on a fresh simulated device and heap, from the
+ * events read once. Fitting is not promised to be monotone in the size (the
+ * cache's choices depend on what the device refuses), so it reports the
+ * smallest passing size the bisection met and replays a few sizes above it,
+ * saying so when one of them fails. Beside the fit it prints PyTorch's max
+ * reserved for the trace, from --pytorch-reserved or the JSON beside the
+ * trace (NAME.json for NAME.csv.gz: max_reserved, or with expandable
+ * segments expandable_max_reserved where it is not null).
+ *
+ * usage: cachemalloc-replay TRACE [--json] [--timeline FILE] [--api malloc|async]
+ *        [--fit] [--pytorch-reserved BYTES]   (configuration: CACHEMALLOC_CONF)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,6 +61,24 @@
 #include "sim.h"
 
 #define MAX_ERRORS_SHOWN 10
+#define MiB ((uint64_t)1 << 20)
+
+/* The calls the consumer makes (--api). */
+typedef enum replay_api { API_ASYNC, API_MALLOC } replay_api;
+
+/* What an event does; the tape keeps events in this form for --fit. */
+typedef enum action { ACT_ALLOC, ACT_FREE, ACT_IGNORED, ACT_UNKNOWN } action;
+
+typedef struct taped {
+	uint64_t addr, size, stream, line;
+	action act;
+} taped;
+
+/* The events read once, replayed per try of --fit. */
+typedef struct tape {
+	taped *ev;
+	size_t count, cap;
+} tape;
 
 /* trace address -> (our pointer, stream index, rounded size) */
 typedef struct live {
@@ -66,7 +104,10 @@ typedef struct replay {
 	uint64_t live_bytes, peak_live;
 	bool stopped;
 	bool rmm; /* the input is RMM's event log */
+	bool quiet; /* a try of --fit: no warnings (the reported replay gave them) */
+	replay_api api;
 	FILE *timeline; /* --timeline: one line per operation */
+	tape *tape; /* --fit: where the events read are kept, or NULL */
 } replay;
 
 static size_t slot_of(const livetab *t, uint64_t addr)
@@ -130,7 +171,7 @@ static void live_remove(livetab *t, live *l)
 
 static void complain(replay *r, const char *fmt, const char *detail)
 {
-	if (r->errors++ < MAX_ERRORS_SHOWN) {
+	if (r->errors++ < MAX_ERRORS_SHOWN && !r->quiet) {
 		fprintf(stderr, "replay: line %" PRIu64 ": warning: ", r->line);
 		fprintf(stderr, fmt, detail);
 		fputc('\n', stderr);
@@ -186,10 +227,27 @@ static bool timeline_close(replay *r)
 	return ok;
 }
 
+/* One allocation through the API the consumer uses; the stream index is
+ * -1 under --api malloc, where streams are ignored. */
+static cm_status api_malloc(replay *r, uint64_t size, int si, uintptr_t *p)
+{
+	if (r->api == API_MALLOC)
+		return cm_malloc(r->heap, 0, size, p);
+	return cm_malloc_async(r->heap, 0, size, r->handles[si], p);
+}
+
+static void api_free(replay *r, const live *l)
+{
+	if (r->api == API_MALLOC)
+		cm_free(r->heap, l->ptr);
+	else
+		cm_free_async(r->heap, l->ptr, r->handles[l->stream]);
+}
+
 static void do_alloc(replay *r, uint64_t addr, uint64_t size, uint64_t stream)
 {
-	int si = stream_index(r, stream, true);
-	if (si < 0) {
+	int si = r->api == API_MALLOC ? -1 : stream_index(r, stream, true);
+	if (si < 0 && r->api == API_ASYNC) {
 		complain(r, "more than 64 streams: %s skipped", "alloc");
 		return;
 	}
@@ -198,7 +256,7 @@ static void do_alloc(replay *r, uint64_t addr, uint64_t size, uint64_t stream)
 		return;
 	}
 	uintptr_t p;
-	cm_status st = cm_malloc_async(r->heap, 0, size, r->handles[si], &p);
+	cm_status st = api_malloc(r, size, si, &p);
 	if (st != CM_OK) {
 		r->ooms++;
 		complain(r, "allocation failed: %s", cm_status_name(st));
@@ -224,9 +282,9 @@ static void do_free(replay *r, uint64_t addr, uint64_t stream)
 		complain(r, "free of an unknown address: %s skipped", "free_completed");
 		return;
 	}
-	if (stream_index(r, stream, false) < 0)
+	if (r->api == API_ASYNC && stream_index(r, stream, false) < 0)
 		complain(r, "free on unknown stream: freed on the block's own%s", "");
-	cm_free_async(r->heap, l->ptr, r->handles[l->stream]);
+	api_free(r, l);
 	r->frees++;
 	r->live_bytes -= l->size;
 	live_remove(&r->live, l);
@@ -489,17 +547,60 @@ static bool header_is(const char *text, size_t len, const char *header)
 	return len == strlen(header) && !memcmp(text, header, len);
 }
 
+static action action_of(const char *name)
+{
+	if (!strcmp(name, "alloc"))
+		return ACT_ALLOC;
+	if (!strcmp(name, "free_completed"))
+		return ACT_FREE;
+	if (!strcmp(name, "free_requested") || !strcmp(name, "segment_alloc") ||
+	    !strcmp(name, "segment_free"))
+		return ACT_IGNORED;
+	return ACT_UNKNOWN;
+}
+
+static void do_taped(replay *r, const taped *t)
+{
+	switch (t->act) {
+	case ACT_ALLOC:
+		do_alloc(r, t->addr, t->size, t->stream);
+		break;
+	case ACT_FREE:
+		do_free(r, t->addr, t->stream);
+		break;
+	case ACT_IGNORED:
+		r->ignored++;
+		break;
+	case ACT_UNKNOWN:
+		r->unknown++;
+		break;
+	}
+}
+
+/* Keeps an event for the tries of --fit; false when out of host memory. */
+static bool tape_put(tape *t, const taped *ev)
+{
+	if (t->count == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 65536;
+		taped *n = realloc(t->ev, cap * sizeof(*n));
+		if (!n)
+			return false;
+		t->ev = n;
+		t->cap = cap;
+	}
+	t->ev[t->count++] = *ev;
+	return true;
+}
+
 static void do_event(replay *r, const event *ev)
 {
-	if (strcmp(ev->action, "alloc") == 0)
-		do_alloc(r, ev->addr, ev->size, ev->stream);
-	else if (strcmp(ev->action, "free_completed") == 0)
-		do_free(r, ev->addr, ev->stream);
-	else if (!strcmp(ev->action, "free_requested") || !strcmp(ev->action, "segment_alloc") ||
-		 !strcmp(ev->action, "segment_free"))
-		r->ignored++;
-	else
-		r->unknown++;
+	taped t = {ev->addr, ev->size, ev->stream, r->line, action_of(ev->action)};
+	if (r->tape && !tape_put(r->tape, &t)) {
+		r->stopped = true;
+		fprintf(stderr, "replay: out of host memory\n");
+		return;
+	}
+	do_taped(r, &t);
 }
 
 /* Stops the replay on bad input: one line on stderr, exit status 1. */
@@ -561,14 +662,290 @@ static bool replay_file(replay *r, gzFile in, const char *path)
 	return !r->stopped;
 }
 
+/* ---- The simulated device and the heap of one replay. ---- */
+
+static bool replay_open(replay *r, const cm_config *base, size_t capacity)
+{
+	cm_config cfg = *base;
+	cfg.sim_memory = capacity;
+	sim_options opt = {.devices = 1, .capacity = capacity};
+	r->sim = sim_create(&opt);
+	if (!r->sim || cm_heap_create(sim_backend(r->sim), &cfg, &r->heap) != CM_OK || !live_grow(&r->live)) {
+		fprintf(stderr, "replay: cannot set up the simulated device\n");
+		return false;
+	}
+	return true;
+}
+
+static void replay_close(replay *r)
+{
+	free(r->live.slots);
+	if (r->heap)
+		cm_heap_destroy(r->heap);
+	if (r->sim)
+		sim_destroy(r->sim);
+}
+
+/* ---- --fit: the smallest simulated device the trace replays on. ---- */
+
+#define FIT_ABOVE 2 /* sizes above the fit replayed to see it is not a lucky one */
+
+typedef struct fit {
+	uint64_t bytes;   /* the smallest passing size met; 0: none */
+	unsigned tries;   /* replays made */
+	unsigned nabove;  /* of the FIT_ABOVE sizes above it, how many failed */
+	uint64_t above_failed[FIT_ABOVE];
+	uint64_t pytorch; /* PyTorch's max reserved for the trace; 0: not known */
+	char pytorch_from[160];
+	double secs;
+} fit;
+
+static FILE *fit_devnull; /* the tries' out-of-memory reports, expected by the hundred */
+
+/* Replays the tape on a fresh device of `mib` MiB: 1 when no allocation
+ * failed, 0 when one did (the replay stops there: one is enough), -1 when
+ * the device or host memory could not be had. */
+static int fit_try(const tape *t, const cm_config *cfg, replay_api api, uint64_t mib, fit *f)
+{
+	replay r = {.api = api, .quiet = true};
+	int result = -1;
+	f->tries++;
+	if (replay_open(&r, cfg, mib * MiB)) {
+		cm_heap_set_report_stream(r.heap, fit_devnull);
+		for (size_t i = 0; i < t->count && !r.ooms && !r.stopped; i++) {
+			r.line = t->ev[i].line;
+			do_taped(&r, &t->ev[i]);
+		}
+		result = r.stopped ? -1 : r.ooms == 0;
+	}
+	replay_close(&r);
+	return result;
+}
+
+/* A size that passes (*mib), from the reported replay's peak reserved (which
+ * the trace fitted in) up to the reported device, doubling: 0 when none
+ * does; -1 when a try could not be set up. */
+static int fit_upper(const tape *t, const cm_config *cfg, replay_api api, uint64_t peak_reserved,
+		     size_t capacity, fit *f, uint64_t *mib)
+{
+	uint64_t top = (capacity + MiB - 1) / MiB;
+	for (*mib = peak_reserved ? (peak_reserved + MiB - 1) / MiB : 1;; *mib *= 2) {
+		if (*mib > top)
+			*mib = top;
+		int pass = fit_try(t, cfg, api, *mib, f);
+		if (pass != 0 || *mib == top)
+			return pass;
+	}
+}
+
+/* Bisects between a size known to fail and one that passes, then replays
+ * FIT_ABOVE sizes just above the result; f->bytes stays 0 when no size
+ * passes. False when a try could not be set up. */
+static bool fit_search(const tape *t, const cm_config *cfg, replay_api api, uint64_t peak_live,
+		       uint64_t peak_reserved, size_t capacity, fit *f)
+{
+	double t0 = now_s();
+	if (!(fit_devnull = fopen("/dev/null", "w")))
+		return false;
+	/* Below peak live a device must fail: the cache reserves at least what
+	 * is live (sizes rounded to 512 B, as peak_live counts them). */
+	uint64_t lo = peak_live ? (peak_live + MiB - 1) / MiB - 1 : 0, hi;
+	int pass = fit_upper(t, cfg, api, peak_reserved, capacity, f, &hi);
+	bool found = pass > 0;
+	while (found && pass >= 0 && hi - lo > 1) {
+		uint64_t mid = lo + (hi - lo) / 2;
+		pass = fit_try(t, cfg, api, mid, f);
+		if (pass > 0)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	for (uint64_t mib = hi + 1; found && pass >= 0 && mib <= hi + FIT_ABOVE; mib++) {
+		pass = fit_try(t, cfg, api, mib, f);
+		if (pass == 0)
+			f->above_failed[f->nabove++] = mib * MiB;
+	}
+	f->bytes = found ? hi * MiB : 0;
+	f->secs = now_s() - t0;
+	fclose(fit_devnull);
+	return pass >= 0;
+}
+
+/* The unsigned number after "key": in a small JSON text; false when the
+ * key is absent or its value is not one (null, for instance). */
+static bool json_u64(const char *text, const char *key, uint64_t *out)
+{
+	char pat[64];
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	const char *p = strstr(text, pat);
+	if (!p)
+		return false;
+	p += strlen(pat);
+	p += strspn(p, " \t\r\n");
+	if (*p++ != ':')
+		return false;
+	p += strspn(p, " \t\r\n");
+	char digits[24];
+	size_t n = strspn(p, "0123456789");
+	if (n == 0 || n >= sizeof(digits))
+		return false;
+	memcpy(digits, p, n);
+	digits[n] = '\0';
+	return parse_u64(digits, out);
+}
+
+/* NAME.json for NAME.csv.gz, NAME.csv or NAME.gz. */
+static void sidecar_path(const char *trace, char *out, size_t cap)
+{
+	size_t n = strlen(trace);
+	static const char *const ends[] = {".csv.gz", ".csv", ".gz"};
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		size_t e = strlen(ends[i]);
+		if (n > e && !strcmp(trace + n - e, ends[i])) {
+			n -= e;
+			break;
+		}
+	}
+	snprintf(out, cap, "%.*s.json", (int)n, trace);
+}
+
+/* PyTorch's max reserved for the trace from the JSON beside it: under
+ * expandable segments its expandable_max_reserved where recorded, since
+ * that is the run to compare with; otherwise max_reserved. */
+static void pytorch_from_sidecar(const char *trace, bool expandable, fit *f)
+{
+	char path[4096], text[65536];
+	sidecar_path(trace, path, sizeof(path));
+	FILE *in = fopen(path, "r");
+	if (!in)
+		return;
+	size_t n = fread(text, 1, sizeof(text) - 1, in);
+	fclose(in);
+	text[n] = '\0';
+	const char *key = "expandable_max_reserved";
+	if (!expandable || !json_u64(text, key, &f->pytorch)) {
+		key = "max_reserved";
+		if (!json_u64(text, key, &f->pytorch))
+			return;
+	}
+	const char *base = strrchr(path, '/');
+	snprintf(f->pytorch_from, sizeof(f->pytorch_from), "%s of %.120s", key, base ? base + 1 : path);
+}
+
+/* ---- The report. ---- */
+
+static const char *api_name(replay_api api)
+{
+	return api == API_MALLOC ? "malloc" : "async";
+}
+
+static void print_fit_text(const fit *f, uint64_t ooms)
+{
+	if (!f->bytes && ooms) {
+		printf("fit              none: %" PRIu64 " allocations failed on this device "
+		       "(CACHEMALLOC_SIM_MEMORY); give it more\n", ooms);
+		return;
+	}
+	if (!f->bytes) {
+		printf("fit              none: no device up to this one (CACHEMALLOC_SIM_MEMORY) passes\n");
+		return;
+	}
+	printf("fit              %" PRIu64 " MiB (%" PRIu64 " bytes; %u replays, %.1f s)\n",
+	       f->bytes / MiB, f->bytes, f->tries, f->secs);
+	if (f->nabove)
+		for (unsigned i = 0; i < f->nabove; i++)
+			printf("fit not monotone %" PRIu64 " MiB fails\n", f->above_failed[i] / MiB);
+	else
+		printf("fit monotone     the next %d MiB sizes pass too\n", FIT_ABOVE);
+	if (f->pytorch)
+		printf("pytorch reserved %.1f MiB (%s); fit / PyTorch %.3f\n", (double)f->pytorch / MiB,
+		       f->pytorch_from, (double)f->bytes / (double)f->pytorch);
+	else
+		printf("pytorch reserved not known (no --pytorch-reserved, no JSON beside the trace)\n");
+}
+
+static void print_fit_json(const fit *f)
+{
+	printf(", \"fit_bytes\": ");
+	f->bytes ? printf("%" PRIu64, f->bytes) : printf("null");
+	printf(", \"fit_tries\": %u, \"fit_seconds\": %.2f, \"fit_monotone\": %s, \"fit_failing_above\": [",
+	       f->tries, f->secs, f->nabove ? "false" : "true");
+	for (unsigned i = 0; i < f->nabove; i++)
+		printf("%s%" PRIu64, i ? ", " : "", f->above_failed[i]);
+	printf("], \"pytorch_max_reserved\": ");
+	f->pytorch ? printf("%" PRIu64, f->pytorch) : printf("null");
+	printf(", \"pytorch_source\": ");
+	json_string(f->pytorch_from);
+	printf(", \"fit_ratio\": ");
+	f->bytes && f->pytorch ? printf("%.4f", (double)f->bytes / (double)f->pytorch) : printf("null");
+}
+
+static void print_report(replay *r, const char *path, double secs, bool json, const fit *f)
+{
+	cm_stats st;
+	cm_thread_flush(r->heap);
+	cm_stats_get(r->heap, 0, &st);
+	uint64_t ops = r->allocs + r->frees;
+	double ns_per_op = ops ? secs * 1e9 / (double)ops : 0.0;
+	double ratio = r->peak_live ? (double)st.peak_reserved_bytes / (double)r->peak_live : 0.0;
+	if (r->errors > MAX_ERRORS_SHOWN)
+		fprintf(stderr, "replay: %" PRIu64 " more warnings not shown\n", r->errors - MAX_ERRORS_SHOWN);
+	printf("trace            %s\n", path);
+	printf("configuration    %s\n", cm_config_text()[0] ? cm_config_text() : "(defaults)");
+	printf("api              %s\n", r->api == API_MALLOC ? "malloc (cudaMalloc/cudaFree, streams ignored)"
+	       : "async (cudaMallocAsync/cudaFreeAsync on the trace's streams)");
+	printf("lines            %" PRIu64 " (%" PRIu64 " allocs, %" PRIu64 " frees, %" PRIu64
+	       " ignored, %" PRIu64 " unknown, %" PRIu64 " with warnings)\n", r->line, r->allocs, r->frees,
+	       r->ignored, r->unknown, r->errors);
+	printf("peak reserved    %.1f MiB\n", (double)st.peak_reserved_bytes / 1048576.0);
+	printf("peak allocated   %.1f MiB (live sizes rounded to 512 B)\n", (double)r->peak_live / 1048576.0);
+	printf("ratio            %.3f\n", ratio);
+	printf("raw allocs/frees %" PRIu64 " / %" PRIu64 "\n", st.raw_alloc_calls, st.raw_free_calls);
+	printf("fences           %" PRIu64 "\n", st.fences);
+	printf("vmm maps/unmaps  %" PRIu64 " / %" PRIu64 " (stitches %" PRIu64 ", %.1f MiB stitched)\n",
+	       st.vmm_maps, st.vmm_unmaps, st.stitches, (double)st.stitched_bytes / 1048576.0);
+	printf("ops              %" PRIu64 ", %.0f ns per op\n", ops, ns_per_op);
+	if (f)
+		print_fit_text(f, r->ooms);
+	if (!json)
+		return;
+	fputs("{\"trace\": ", stdout);
+	json_string(path);
+	fputs(", \"conf\": ", stdout);
+	json_string(cm_config_text());
+	printf(", \"api\": \"%s\", \"complete\": true, \"peak_reserved_bytes\": %" PRIu64
+	       ", \"peak_allocated_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"raw_alloc_calls\": %"
+	       PRIu64 ", \"raw_free_calls\": %" PRIu64 ", \"fences\": %" PRIu64 ", \"vmm_maps\": %" PRIu64
+	       ", \"vmm_unmaps\": %" PRIu64 ", \"stitches\": %" PRIu64 ", \"stitched_bytes\": %" PRIu64
+	       ", \"ops\": %" PRIu64
+	       ", \"ns_per_op\": %.1f, \"unknown_actions\": %" PRIu64 ", \"bad_lines\": %" PRIu64
+	       ", \"failed_allocs\": %" PRIu64, api_name(r->api),
+	       st.peak_reserved_bytes, r->peak_live, ratio, st.raw_alloc_calls, st.raw_free_calls,
+	       st.fences, st.vmm_maps, st.vmm_unmaps, st.stitches, st.stitched_bytes, ops,
+	       ns_per_op, r->unknown, r->errors, r->ooms);
+	if (f)
+		print_fit_json(f);
+	puts("}");
+}
+
 /* Exit status: 0 the whole trace was replayed, 1 bad input or a failure
  * (one line on stderr, no report), 2 usage. */
 enum { EXIT_COMPLETE = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 
+#define USAGE "usage: cachemalloc-replay TRACE [--json] [--timeline FILE] [--api malloc|async] " \
+	"[--fit] [--pytorch-reserved BYTES]"
+
 static void usage(FILE *to)
 {
-	fputs("usage: cachemalloc-replay TRACE [--json] [--timeline FILE]   (configuration: CACHEMALLOC_CONF)\n"
+	fputs(USAGE "   (configuration: CACHEMALLOC_CONF)\n"
 	      "--timeline FILE: also write op,live_bytes,reserved_bytes after every operation.\n"
+	      "--api async (default): cudaMallocAsync/cudaFreeAsync on the trace's streams;\n"
+	      "--api malloc: cudaMalloc/cudaFree, as PyTorch with its cache off calls the\n"
+	      "library (the stream column is ignored).\n"
+	      "--fit: also bisect the smallest simulated device (MiB) on which the whole trace\n"
+	      "replays with no failed allocation, beside PyTorch's max reserved for it:\n"
+	      "--pytorch-reserved BYTES (K, M, G suffixes), or NAME.json beside NAME.csv.gz\n"
+	      "(max_reserved; expandable_max_reserved under expandable segments).\n"
 	      "Replays an allocation trace (CSV, plain or gzip'd) through the cache on the\n"
 	      "simulated device and prints peak reserved and allocated memory.\n"
 	      "Input: the header line `" HEADER "` exactly (a UTF-8 byte order mark\n"
@@ -583,103 +960,98 @@ static void usage(FILE *to)
 	      "stderr naming the line, no report); 2 usage error.\n", to);
 }
 
-int main(int argc, char **argv)
+typedef struct options {
+	const char *path, *timeline;
+	bool json, fit;
+	replay_api api;
+	uint64_t pytorch; /* --pytorch-reserved; 0: from the JSON beside the trace */
+} options;
+
+static int usage_error(const char *fmt, const char *arg)
 {
-	const char *path = NULL, *timeline = NULL;
-	bool json = false;
+	fputs("cachemalloc-replay: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("; " USAGE "\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* -1: go on; else the exit status. */
+static int parse_args(int argc, char **argv, options *o)
+{
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		size_t bytes;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return EXIT_COMPLETE;
-		} else if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!strcmp(argv[i], "--timeline")) {
-			if (i + 1 >= argc) {
-				fprintf(stderr, "cachemalloc-replay: --timeline needs a file name\n");
-				return EXIT_USAGE;
-			}
-			timeline = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "cachemalloc-replay: unknown option '%s'; accepted: --json, --timeline FILE, --help\n", argv[i]);
-			return EXIT_USAGE;
-		} else if (!path)
-			path = argv[i];
-		else {
-			fprintf(stderr, "cachemalloc-replay: one trace only ('%s' is a second); usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n", argv[i]);
-			return EXIT_USAGE;
-		}
+		} else if (!strcmp(a, "--json"))
+			o->json = true;
+		else if (!strcmp(a, "--fit"))
+			o->fit = true;
+		else if (!strcmp(a, "--timeline") || !strcmp(a, "--api") || !strcmp(a, "--pytorch-reserved")) {
+			if (!v)
+				return usage_error("%s needs a value", a);
+			i++;
+			if (a[2] == 't')
+				o->timeline = v;
+			else if (a[2] == 'a' && (!strcmp(v, "malloc") || !strcmp(v, "async")))
+				o->api = v[0] == 'm' ? API_MALLOC : API_ASYNC;
+			else if (a[2] == 'a')
+				return usage_error("--api '%s': expected malloc or async", v);
+			else if (cm_config_parse_size(v, &bytes) && bytes)
+				o->pytorch = bytes;
+			else
+				return usage_error("--pytorch-reserved '%s': expected a byte count above 0 (K, M, G suffixes)", v);
+		} else if (a[0] == '-' && a[1])
+			return usage_error("unknown option '%s'; accepted: --json, --timeline FILE, --api "
+					   "malloc|async, --fit, --pytorch-reserved BYTES, --help", a);
+		else if (!o->path)
+			o->path = a;
+		else
+			return usage_error("one trace only ('%s' is a second)", a);
 	}
-	if (!path) {
-		fprintf(stderr, "cachemalloc-replay: no trace given; usage: cachemalloc-replay TRACE [--json] [--timeline FILE]\n");
-		return EXIT_USAGE;
-	}
-	gzFile in = gzopen(path, "rb");
+	if (!o->path)
+		return usage_error("no trace given%s", "");
+	return -1;
+}
+
+int main(int argc, char **argv)
+{
+	options o = {0};
+	int status = parse_args(argc, argv, &o);
+	if (status >= 0)
+		return status;
+	gzFile in = gzopen(o.path, "rb");
 	if (!in) {
-		fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "replay: cannot open %s: %s\n", o.path, strerror(errno));
 		return EXIT_BAD_INPUT;
 	}
 	gzbuffer(in, 1 << 16);
 	const cm_config *cfg = cm_config_get();
-	sim_options opt = {.devices = 1, .capacity = cfg->sim_memory};
-	replay r = {0};
-	r.sim = sim_create(&opt);
-	if (!r.sim || cm_heap_create(sim_backend(r.sim), cfg, &r.heap) != CM_OK || !live_grow(&r.live)) {
-		fprintf(stderr, "replay: cannot set up the simulated device\n");
-		return EXIT_BAD_INPUT;
-	}
-	if (timeline && !timeline_open(&r, timeline))
-		return EXIT_BAD_INPUT;
+	tape tp = {0};
+	replay r = {.api = o.api, .tape = o.fit ? &tp : NULL};
+	bool complete = replay_open(&r, cfg, cfg->sim_memory) && (!o.timeline || timeline_open(&r, o.timeline));
 	double t0 = now_s();
-	bool complete = replay_file(&r, in, path);
+	complete = complete && replay_file(&r, in, o.path);
 	double secs = now_s() - t0;
 	gzclose(in);
 	complete = timeline_close(&r) && complete;
-	if (!complete) {
-		free(r.live.slots);
-		cm_heap_destroy(r.heap);
-		sim_destroy(r.sim);
-		return EXIT_BAD_INPUT;
+	fit f = {.pytorch = o.pytorch};
+	if (complete && o.fit) {
+		cm_stats st;
+		cm_thread_flush(r.heap);
+		cm_stats_get(r.heap, 0, &st);
+		if (o.pytorch)
+			snprintf(f.pytorch_from, sizeof(f.pytorch_from), "--pytorch-reserved");
+		else
+			pytorch_from_sidecar(o.path, cfg->expandable_segments, &f);
+		/* A trace the reported device could not hold has no fit below it. */
+		complete = r.ooms || fit_search(&tp, cfg, o.api, r.peak_live, st.peak_reserved_bytes,
+						cfg->sim_memory, &f);
 	}
-
-	cm_stats st;
-	cm_thread_flush(r.heap);
-	cm_stats_get(r.heap, 0, &st);
-	uint64_t ops = r.allocs + r.frees;
-	double ns_per_op = ops ? secs * 1e9 / (double)ops : 0.0;
-	double ratio = r.peak_live ? (double)st.peak_reserved_bytes / (double)r.peak_live : 0.0;
-	if (r.errors > MAX_ERRORS_SHOWN)
-		fprintf(stderr, "replay: %" PRIu64 " more warnings not shown\n", r.errors - MAX_ERRORS_SHOWN);
-	printf("trace            %s\n", path);
-	printf("configuration    %s\n", cm_config_text()[0] ? cm_config_text() : "(defaults)");
-	printf("lines            %" PRIu64 " (%" PRIu64 " allocs, %" PRIu64 " frees, %" PRIu64
-	       " ignored, %" PRIu64 " unknown, %" PRIu64 " with warnings)\n", r.line, r.allocs, r.frees,
-	       r.ignored, r.unknown, r.errors);
-	printf("peak reserved    %.1f MiB\n", (double)st.peak_reserved_bytes / 1048576.0);
-	printf("peak allocated   %.1f MiB (live sizes rounded to 512 B)\n", (double)r.peak_live / 1048576.0);
-	printf("ratio            %.3f\n", ratio);
-	printf("raw allocs/frees %" PRIu64 " / %" PRIu64 "\n", st.raw_alloc_calls, st.raw_free_calls);
-	printf("fences           %" PRIu64 "\n", st.fences);
-	printf("vmm maps/unmaps  %" PRIu64 " / %" PRIu64 " (stitches %" PRIu64 ", %.1f MiB stitched)\n",
-	       st.vmm_maps, st.vmm_unmaps, st.stitches, (double)st.stitched_bytes / 1048576.0);
-	printf("ops              %" PRIu64 ", %.0f ns per op\n", ops, ns_per_op);
-	if (json) {
-		fputs("{\"trace\": ", stdout);
-		json_string(path);
-		fputs(", \"conf\": ", stdout);
-		json_string(cm_config_text());
-		printf(", \"complete\": %s, \"peak_reserved_bytes\": %" PRIu64
-		       ", \"peak_allocated_bytes\": %" PRIu64 ", \"ratio\": %.4f, \"raw_alloc_calls\": %"
-		       PRIu64 ", \"raw_free_calls\": %" PRIu64 ", \"fences\": %" PRIu64 ", \"vmm_maps\": %" PRIu64
-		       ", \"vmm_unmaps\": %" PRIu64 ", \"stitches\": %" PRIu64 ", \"stitched_bytes\": %" PRIu64
-		       ", \"ops\": %" PRIu64
-		       ", \"ns_per_op\": %.1f, \"unknown_actions\": %" PRIu64 ", \"bad_lines\": %" PRIu64
-		       ", \"failed_allocs\": %" PRIu64 "}\n", complete ? "true" : "false",
-		       st.peak_reserved_bytes, r.peak_live, ratio, st.raw_alloc_calls, st.raw_free_calls,
-		       st.fences, st.vmm_maps, st.vmm_unmaps, st.stitches, st.stitched_bytes, ops,
-		       ns_per_op, r.unknown, r.errors, r.ooms);
-	}
-	free(r.live.slots);
-	cm_heap_destroy(r.heap);
-	sim_destroy(r.sim);
-	return EXIT_COMPLETE;
+	if (complete)
+		print_report(&r, o.path, secs, o.json, o.fit ? &f : NULL);
+	free(tp.ev);
+	replay_close(&r);
+	return complete ? EXIT_COMPLETE : EXIT_BAD_INPUT;
 }

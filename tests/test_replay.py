@@ -2,8 +2,11 @@
 (plain and gzip'd), every kind of malformed input, a converted snapshot,
 the timeline (and its plot when matplotlib is there), and the recorded
 traces against PyTorch's figures: tests/traces/*.csv.gz, each with a JSON
-of PyTorch's figures beside it (scripts/gpu/record_dynamic.py writes both),
-and the project's shared traces (a shared/traces folder beside the clone) when it exists.
+of PyTorch's figures beside it (scripts/gpu/record_dynamic.py writes both;
+the project's shared traces are copied there, and tests/test_replay_fit.py
+checks that they all are). --api malloc and --fit are checked here on small
+traces, so that sanitizer builds, which leave out the replay-fit suite, still
+run them.
 usage: test_replay.py REPLAY_BINARY CONVERTER"""
 import gzip
 import json
@@ -214,6 +217,48 @@ with tempfile.TemporaryDirectory() as d:
     # A failure after many lines were written still leaves OUT untouched.
     converts_badly("late_error", plain({"device_traces": [[entry()] * 50000 + [entry(addr=-5)]]}),
                    "device_traces[0][50000]['addr'] is int -5")
+    # --api malloc: cudaMalloc/cudaFree, the stream column ignored (no
+    # warning for a stream never seen), the same operations.
+    rc, j, err = replay(write(d, "api.csv", GOOD + "alloc,1000000,4096,0\nfree_completed,1000000,4096,99\n"),
+                        "--api", "malloc")
+    check(rc == 0 and j.get("api") == "malloc" and j.get("ops") == 8 and j.get("failed_allocs") == 0
+          and "unknown stream" not in err, f"--api malloc replays the trace: {rc} {j} {err}")
+    rc, j, err = replay(write(d, "api2.csv", GOOD))
+    check(j.get("api") == "async", f"the default api is async: {j}")
+    for args in (["--api"], ["--api", "cuda"], ["--pytorch-reserved", "lots"]):
+        p = subprocess.run([REPLAY, os.path.join(d, "api2.csv"), *args], capture_output=True, text=True)
+        check(p.returncode == 2 and len(p.stderr.splitlines()) == 1, f"usage {args}: {p.returncode} {p.stderr}")
+
+    # --fit: the smallest device in MiB on which nothing fails; a MiB less
+    # fails, and PyTorch's figure comes from the JSON beside the trace
+    # (expandable_max_reserved under expandable segments) or the option.
+    fitted = write(d, "fitted.csv.gz", GOOD, gz=True)
+    with open(os.path.join(d, "fitted.json"), "w") as f:
+        json.dump({"max_reserved": 200 << 20, "expandable_max_reserved": 100 << 20}, f)
+    for conf, want in (("", 200 << 20), ("expandable_segments:True", 100 << 20)):
+        rc, j, err = replay(fitted, "--fit", conf=conf)
+        fit = j.get("fit_bytes") or 0
+        check(rc == 0 and fit and fit % (1 << 20) == 0 and 100000256 <= fit <= j["peak_reserved_bytes"],
+              f"--fit ({conf}) between peak live and peak reserved, whole MiB: {rc} {j} {err}")
+        check(j.get("pytorch_max_reserved") == want and j.get("fit_ratio") == round(fit / want, 4),
+              f"--fit ({conf}) compares with PyTorch's {want} from the JSON: {j}")
+        check(j.get("fit_monotone") is True and j.get("fit_failing_above") == [], f"--fit ({conf}) monotone: {j}")
+        env = dict(os.environ, CACHEMALLOC_CONF=conf, CACHEMALLOC_SIM_MEMORY=str(fit - (1 << 20)))
+        p = subprocess.run([REPLAY, fitted, "--json"], capture_output=True, text=True, env=env)
+        less = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {}
+        check(less.get("failed_allocs", 0) > 0, f"--fit ({conf}): a MiB less fails: {less} {p.stderr}")
+    rc, j, err = replay(fitted, "--fit", "--pytorch-reserved", "1G", "--api", "malloc")
+    check(j.get("pytorch_max_reserved") == 1 << 30 and j.get("pytorch_source") == "--pytorch-reserved"
+          and j.get("api") == "malloc" and j.get("fit_bytes"), f"--pytorch-reserved: {j}")
+    rc, j, err = replay(write(d, "nofig.csv", GOOD), "--fit")
+    check(rc == 0 and j.get("fit_bytes") and j.get("pytorch_max_reserved") is None and j.get("fit_ratio") is None,
+          f"--fit without PyTorch's figure: {j}")
+    env = dict(os.environ, CACHEMALLOC_CONF="", CACHEMALLOC_SIM_MEMORY="64M")
+    p = subprocess.run([REPLAY, fitted, "--fit", "--json"], capture_output=True, text=True, env=env)
+    j = json.loads(p.stdout.strip().splitlines()[-1]) if p.returncode == 0 else {}
+    check(j.get("failed_allocs") == 1 and j.get("fit_bytes", 0) is None and "fit              none" in p.stdout,
+          f"--fit on a device too small says none: {p.returncode} {j}")
+
     # The timeline: a line per operation, live and reserved as replayed.
     tl = os.path.join(d, "timeline.csv")
     rc, j, err = replay(write(d, "tl.csv", GOOD), "--timeline", tl, conf="expandable_segments:True")
@@ -236,13 +281,8 @@ with tempfile.TemporaryDirectory() as d:
 
 # Recorded traces: PyTorch's figures beside each in tests/traces/NAME.json
 # ({"max_reserved": bytes, "max_allocated": bytes, "expandable_max_reserved":
-# bytes or null}); the shared traces' figures are those of their README.
+# bytes or null}).
 MiB = 1 << 20
-SHARED = {
-    "trace_gpt": {"max_reserved": 3050 * MiB, "expandable_max_reserved": None},
-    "trace_cnn": {"max_reserved": 3622 * MiB, "expandable_max_reserved": 3096 * MiB},
-    "trace_mstream": {"max_reserved": 322 * MiB, "expandable_max_reserved": None},
-}
 
 
 def traces():
@@ -254,13 +294,6 @@ def traces():
             check(os.path.exists(meta), f"{name} has PyTorch's figures beside it")
             if os.path.exists(meta):
                 found.append((os.path.join(folder, name), json.load(open(meta))))
-    for shared in (os.path.join(ROOT, "..", "shared", "traces"), "/work/shared/traces"):
-        if os.path.isdir(shared):
-            for stem, fig in SHARED.items():
-                path = os.path.join(shared, stem + ".csv.gz")
-                if os.path.exists(path):
-                    found.append((path, fig))
-            break
     return found
 
 

@@ -72,6 +72,8 @@ def _replay_cmd(args, trace, conf, extra):
 def cmd_replay(args):
     conf = merged_conf(args.conf)
     extra = (["--json"] if args.json else []) + (["--timeline", args.timeline] if args.timeline else [])
+    extra += (["--api", args.api] if args.api else []) + (["--fit"] if args.fit else [])
+    extra += ["--pytorch-reserved", args.pytorch_reserved] if args.pytorch_reserved else []
     argv, env = _replay_cmd(args, args.trace, conf, extra)
     os.execve(argv[0], argv, env)
 
@@ -148,6 +150,13 @@ def parser():
     p.add_argument("--conf", action="append", metavar="C", help=conf_help)
     p.add_argument("--json", action="store_true", help="also print the report as one JSON line")
     p.add_argument("--timeline", metavar="FILE", help="write op,live_bytes,reserved_bytes per operation")
+    p.add_argument("--api", choices=["async", "malloc"], help="the calls replayed: async (default) "
+                   "cudaMallocAsync/cudaFreeAsync on the trace's streams; malloc cudaMalloc/cudaFree, "
+                   "as PyTorch with its cache off calls the library (streams ignored)")
+    p.add_argument("--fit", action="store_true", help="also bisect the smallest simulated device (MiB) on "
+                   "which the whole trace replays with no failed allocation, beside PyTorch's max reserved")
+    p.add_argument("--pytorch-reserved", metavar="BYTES", help="PyTorch's max reserved for --fit (K, M, G "
+                   "suffixes); default: max_reserved of the JSON beside the trace (NAME.json)")
     p.set_defaults(fn=cmd_replay)
     p = sub.add_parser("plot", help="replay a trace once per configuration and draw reserved memory and "
                        "fragmentation (needs matplotlib)", description="replay TRACE once per --conf "

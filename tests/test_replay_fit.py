@@ -1,0 +1,116 @@
+"""Memory first (issue 31): the smallest simulated device a recorded trace
+replays on, bisected by `cachemalloc-replay --fit`, must be at most what
+PyTorch's allocator reserved on the same run (the JSON beside the trace), so
+that CI fails when the library needs more device than PyTorch did.
+
+One test per trace and mode (tests/meson.build registers them):
+  default     the default configuration, cudaMallocAsync on the trace's streams
+  expandable  expandable_segments:True; against PyTorch's expandable-segments
+              max reserved where recorded, else its default max reserved
+  malloc      the default configuration through cudaMalloc/cudaFree (--api
+              malloc), as PyTorch with its cache off calls the library
+
+usage: test_replay_fit.py REPLAY_BINARY TRACE MODE
+       test_replay_fit.py --covers TRACES_DIR NAME...
+The second form checks that every trace in TRACES_DIR (tests/traces) is one
+of the NAMEs registered, and that every trace of the project's shared traces
+(../shared/traces beside the clone, when there) is copied into TRACES_DIR
+unchanged: the fit tests then cover both, and CI reads no ../shared."""
+import filecmp
+import json
+import os
+import subprocess
+import sys
+
+MiB = 1 << 20
+MODES = {
+    "default": ("", []),
+    "expandable": ("expandable_segments:True", []),
+    "malloc": ("", ["--api", "malloc"]),
+}
+
+
+def sidecar(trace):
+    return json.load(open(trace[: -len(".csv.gz")] + ".json"))
+
+
+def pytorch_limit(fig, mode):
+    """PyTorch's max reserved to compare with: the expandable-segments run
+    for expandable where recorded (the like-for-like figure)."""
+    if mode == "expandable" and fig.get("expandable_max_reserved"):
+        return fig["expandable_max_reserved"], "expandable_max_reserved"
+    return fig["max_reserved"], "max_reserved"
+
+
+def fit(replay, trace, mode):
+    conf, args = MODES[mode]
+    # 64 GiB: the reported replay must fit so that the bisection has a passing size.
+    env = dict(os.environ, CACHEMALLOC_CONF=conf, CACHEMALLOC_SIM_MEMORY="64G")
+    p = subprocess.run([replay, trace, "--fit", "--json", *args], capture_output=True, text=True, env=env)
+    last = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else ""
+    return p.returncode, json.loads(last) if last.startswith("{") else {}, p.stderr
+
+
+def check_fit(replay, trace, mode):
+    name = os.path.basename(trace)[: -len(".csv.gz")]
+    limit, key = pytorch_limit(sidecar(trace), mode)
+    rc, j, err = fit(replay, trace, mode)
+    if rc != 0 or j.get("failed_allocs") != 0 or not j.get("fit_bytes"):
+        print(f"FAIL: {name} {mode}: the replay or the fit failed (exit {rc}): {j} {err.strip()}")
+        return 1
+    got = j["fit_bytes"]
+    print(f"{name} {mode}: fit {got // MiB} MiB, PyTorch {key} {limit / MiB:.0f} MiB, "
+          f"ratio {got / limit:.3f}, peak reserved {j['peak_reserved_bytes'] / MiB:.1f} MiB, "
+          f"peak live {j['peak_allocated_bytes'] / MiB:.1f} MiB, {j['fit_tries']} replays in "
+          f"{j['fit_seconds']:.2f} s" + ("" if j["fit_monotone"] else
+                                         f"; not monotone: {[b // MiB for b in j['fit_failing_above']]} MiB fail"))
+    failures = 0
+    # The replayer read the same figure from the JSON as this test.
+    if j.get("pytorch_max_reserved") != limit:
+        print(f"FAIL: {name} {mode}: the replayer's PyTorch figure {j.get('pytorch_max_reserved')} is not {limit}")
+        failures += 1
+    if got > limit:
+        print(f"FAIL: {name} {mode}: needs {got // MiB} MiB of device, more than PyTorch's {limit // MiB} MiB")
+        failures += 1
+    return failures
+
+
+def check_covers(folder, registered):
+    failures = 0
+    here = sorted(n[: -len(".csv.gz")] for n in os.listdir(folder) if n.endswith(".csv.gz"))
+    for name in sorted(set(here) - set(registered)):
+        print(f"FAIL: tests/traces/{name}.csv.gz has no fit test: add it to fit_traces in tests/meson.build")
+        failures += 1
+    for name in here:
+        if not os.path.exists(os.path.join(folder, name + ".json")):
+            print(f"FAIL: tests/traces/{name}.csv.gz has no {name}.json of PyTorch's figures beside it")
+            failures += 1
+    shared = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(folder))), "..", "shared", "traces")
+    if os.path.isdir(shared):
+        for n in sorted(os.listdir(shared)):
+            if not n.endswith(".csv.gz"):
+                continue
+            mine = os.path.join(folder, n)
+            if not os.path.exists(mine) or not filecmp.cmp(mine, os.path.join(shared, n), shallow=False):
+                print(f"FAIL: {shared}/{n} is not in tests/traces as it is: copy it, with a JSON of "
+                      f"PyTorch's figures (tests/traces/README.md)")
+                failures += 1
+        print(f"shared traces ({os.path.normpath(shared)}) are all in tests/traces")
+    print(f"{len(here)} traces in tests/traces, {len(registered)} registered for the fit")
+    return failures
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "--covers":
+        failures = check_covers(argv[1], argv[2:])
+    elif len(argv) == 3 and argv[2] in MODES:
+        failures = check_fit(*argv)
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    print("ok" if not failures else f"FAILED: {failures} failure(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
