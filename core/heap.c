@@ -325,7 +325,7 @@ static void cm_release_headroom(cm_device *d)
 	cm_room r = cm_room_read(d);
 	size_t want = cm_headroom(&r);
 	if (r.known && r.free < want && cm_release_idle_oldest(d, want - r.free))
-		d->stats.gc_releases++;
+		d->stats.headroom_releases++;
 }
 
 /* A request that cannot be served whatever the ladder releases: larger than

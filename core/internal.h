@@ -282,10 +282,11 @@ struct cm_device {
 	bool fence_recorded;
 	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
 	cm_collect collect;      /* the oldest collect (fence.c) */
-	/* The last growth found the device short of memory (heap.c): no
-	 * memory is set aside for pending frees until one finds room. */
-	bool short_of_memory;
 	cm_collect collect_next; /* a second, started only for pinned memory */
+	/* The last request that asked the device found it short of memory
+	 * (heap.c): no memory is set aside for pending frees until one finds
+	 * room. */
+	bool short_of_memory;
 
 	cm_event *event_pool; /* streams.c */
 	size_t nevents_pooled, event_pool_cap;

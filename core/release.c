@@ -18,8 +18,6 @@
 
 #include "internal.h"
 
-static size_t cm_release_oldest(cm_device *d, size_t want);
-
 static void cm_release_collect(cm_tnode *t, cm_segment **out, size_t *n)
 {
 	if (!t)
@@ -85,14 +83,7 @@ static size_t cm_release_sorted(cm_device *d, int kinds, size_t want,
 
 /* Releases idle segments, those unused the longest first, until at least
  * want bytes are given back: as many steps as segments released (the
- * device keeps them in age order), never a walk over all of them. With
- * expandable segments their free tails go first. */
-size_t cm_release_idle_oldest(cm_device *d, size_t want)
-{
-	size_t freed = cm_exp_trim_all(d);
-	return freed >= want ? freed : freed + cm_release_oldest(d, want - freed);
-}
-
+ * device keeps them in age order), never a walk over all of them. */
 static size_t cm_release_oldest(cm_device *d, size_t want)
 {
 	size_t freed = 0;
@@ -101,6 +92,13 @@ static size_t cm_release_oldest(cm_device *d, size_t want)
 		freed += cm_release_one(d, seg);
 	}
 	return freed;
+}
+
+/* The same after free expandable tails, which go first. */
+size_t cm_release_idle_oldest(cm_device *d, size_t want)
+{
+	size_t freed = cm_exp_trim_all(d);
+	return freed >= want ? freed : freed + cm_release_oldest(d, want - freed);
 }
 
 size_t cm_release_all_locked(cm_device *d)

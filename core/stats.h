@@ -35,6 +35,7 @@
 	X(limit_refusals, "segments refused by per_process_memory_fraction")     \
 	X(gc_releases, "garbage_collection_threshold passes that released")     \
 	X(trims, "release_threshold_mb trims at a device synchronization")      \
+	X(headroom_releases, "releases of idle memory that kept a short device's headroom free") \
 	X(released_bytes, "bytes given back to the device")                     \
 	X(vmm_maps, "expandable segments: chunks mapped")                       \
 	X(vmm_unmaps, "expandable segments: chunks unmapped")                   \
