@@ -193,6 +193,34 @@ static void test_never_fits_reports(void **state)
 	fixture_close(&f);
 }
 
+/* A growth that leaves the device short (less free than its headroom,
+ * 1/512 of it: 2 MiB of 1 GiB) gives idle memory back, oldest first, until
+ * the headroom is free again: the driver's own allocations, which the
+ * cache never sees, find room. Only what the headroom needs goes. */
+static void test_headroom_kept_free(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, NULL);
+	const cm_backend *be = sim_backend(f.sim);
+	uintptr_t small[100];
+	for (int i = 0; i < 100; i++)
+		small[i] = fixture_malloc(&f, MiB); /* 50 small segments */
+	for (int i = 0; i < 100; i++)
+		assert_int_equal(cm_free(f.heap, small[i]), CM_OK); /* idle: they serve no large request */
+	uintptr_t big = fixture_malloc(&f, 923 * MiB); /* 924 MiB: the device is full */
+	size_t free_bytes, total;
+	assert_int_equal(be->mem_get_info(be->ctx, 0, &free_bytes, &total), CM_OK);
+	cm_stats st = stats(&f);
+	assert_int_equal(st.headroom_releases, 1);
+	assert_true(free_bytes >= total / 512);
+	assert_int_equal(st.reserved_bytes, 924 * MiB + 98 * MiB); /* one small segment went */
+	assert_int_equal(st.alloc_retries + st.oom_count, 0);
+	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	fixture_check(&f);
+	fixture_close(&f);
+}
+
 /* The ladder's rungs in the report: a request that passes the cap even
  * after the cache gave back an idle segment (released) fails, and the
  * report says what each rung gave back. */
@@ -429,6 +457,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_step2_sync_reclaims_fenced),
 		cmocka_unit_test(test_short_device_proves_pending),
 		cmocka_unit_test(test_report_names_rungs),
+		cmocka_unit_test(test_headroom_kept_free),
 		cmocka_unit_test(test_step3_release_all),
 		cmocka_unit_test(test_never_fits_reports),
 		cmocka_unit_test(test_fraction_limit),
