@@ -583,6 +583,7 @@ FK_API CUresult cuCtxGetDevice(CUdevice *device)
  * undefined behaviour, as for cuCtxDestroy. */
 FK_API CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
+	FK_FAIL("cuCtxSynchronize");
 	CUresult r = fk_initialized();
 	if (r != CUDA_SUCCESS)
 		return r;
