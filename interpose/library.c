@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -318,20 +319,19 @@ static void cm_lib_print_levels(FILE *out, bool json)
 		fputs("none", out);
 }
 
-/* A process that used no device writes its report only where none is
+/* The report, written whole (cm_outfile_write: a temporary file renamed
+ * over the path, so that a full disk never leaves it empty or cut). A
+ * process that used no device writes its report only where none is
  * (O_EXCL), so that a shell or a tool started beside the program does not
  * overwrite the program's statistics at a shared path. */
 static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 {
-	int excl = h ? O_TRUNC : O_EXCL;
-	int fd = open(path, O_WRONLY | O_CREAT | excl | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
-		if (h || errno != EEXIST)
-			fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-				strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
+			strerror(errno));
 		return;
 	}
 	fprintf(f, "{\"pid\": %ld, \"loaded\": true, \"device_used\": %s, \"levels\": [",
@@ -340,9 +340,22 @@ static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 	fputs("], ", f);
 	cm_stats_print_json_fields(st, f);
 	fputs("}\n", f);
-	if (fclose(f) != 0)
-		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-			strerror(errno));
+	if (fclose(f) != 0) {
+		fprintf(stderr, "cachemalloc: cannot write statistics to %s: out of memory\n", path);
+		free(buf);
+		return;
+	}
+	int fd = h ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (!h && fd < 0) {
+		if (errno != EEXIST)
+			fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
+				strerror(errno));
+	} else {
+		if (fd >= 0)
+			close(fd); /* claimed: replaced whole below */
+		cm_outfile_write(path, buf, len, "statistics to", stderr);
+	}
+	free(buf);
 }
 
 static void cm_lib_print_summary(cm_heap *h, const cm_stats *st)
