@@ -34,17 +34,59 @@ static void cm_lib_forked_child(void)
 }
 
 /* report_signal: the handler only writes a byte to a pipe (async-signal
- * safe); a thread of the library's own prints the report. */
+ * safe); a thread of the library's own prints the report. The handler is
+ * installed when the library loads, so that the signal never kills the
+ * program before its first allocation; a handler the program installs
+ * (before or after) is chained: called after the byte is written
+ * (issue 36). */
 static int cm_lib_signal_pipe[2] = {-1, -1};
+static struct sigaction cm_lib_signal_prev; /* the program's, chained */
 
-static void cm_lib_on_signal(int sig)
+static void cm_lib_on_signal(int sig, siginfo_t *info, void *uc)
 {
-	(void)sig;
 	int saved = errno;
 	char c = 1;
 	ssize_t ignored = write(cm_lib_signal_pipe[1], &c, 1);
 	(void)ignored;
 	errno = saved;
+	const struct sigaction *prev = &cm_lib_signal_prev;
+	if (prev->sa_flags & SA_SIGINFO) {
+		if (prev->sa_sigaction)
+			prev->sa_sigaction(sig, info, uc);
+	} else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+		prev->sa_handler(sig);
+	}
+}
+
+/* Installs the handler, chaining the one in place unless it is already
+ * the library's. False: sigaction refused it. */
+static bool cm_lib_install_signal(int sig)
+{
+	struct sigaction cur;
+	if (sigaction(sig, NULL, &cur) != 0)
+		return false;
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == cm_lib_on_signal)
+		return true;
+	cm_lib_signal_prev = cur;
+	struct sigaction sa = {.sa_sigaction = cm_lib_on_signal,
+			       .sa_flags = SA_RESTART | SA_SIGINFO};
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL) == 0;
+}
+
+__attribute__((constructor)) static void cm_lib_signal_early(void)
+{
+	int sig = cm_config_get()->report_signal;
+	if (!sig)
+		return;
+	if (pipe2(cm_lib_signal_pipe, O_CLOEXEC) != 0) {
+		fprintf(stderr, "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
+		return;
+	}
+	fcntl(cm_lib_signal_pipe[1], F_SETFL, O_NONBLOCK);
+	if (!cm_lib_install_signal(sig))
+		fprintf(stderr, "cachemalloc: report_signal: cannot handle signal %d: %s\n", sig,
+			strerror(errno));
 }
 
 static void *cm_lib_signal_thread(void *arg)
@@ -70,11 +112,8 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 {
 	pthread_t t;
 	sigset_t all, old;
-	if (pipe2(cm_lib_signal_pipe, O_CLOEXEC) != 0) {
-		fprintf(stderr, "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
-		return;
-	}
-	fcntl(cm_lib_signal_pipe[1], F_SETFL, O_NONBLOCK);
+	if (cm_lib_signal_pipe[0] < 0)
+		return; /* told when the library loaded */
 	/* The thread takes no signal of the program's. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -85,9 +124,7 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 		return;
 	}
 	pthread_detach(t);
-	struct sigaction sa = {.sa_handler = cm_lib_on_signal, .sa_flags = SA_RESTART};
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
+	cm_lib_install_signal(sig); /* again if the program replaced it: chained */
 }
 
 /* The heap needs the driver loaded and initialized (cuInit) with at least
