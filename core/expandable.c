@@ -46,6 +46,8 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	const cm_backend *be = d->heap->be;
 	uintptr_t va = seg->idle.addr + i * seg->chunk;
 	cm_mem_handle h;
+	if (!cm_giveback_unmapped(d, va, seg->chunk))
+		return CM_ERR_BACKEND; /* still mapped there (giveback.c) */
 	bool stitched = cm_stitch_take(d, seg->chunk, &h);
 	cm_status st = stitched ? CM_OK : be->vmm_create(be->ctx, d->index, seg->chunk, &h);
 	if (st != CM_OK)

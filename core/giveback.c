@@ -108,6 +108,7 @@ void cm_giveback_free(cm_device *d, uintptr_t addr, size_t size)
 
 void cm_giveback_handle(cm_device *d, cm_mem_handle h, size_t size)
 {
+	cm_giveback_retry(d);
 	cm_giveback_do(d, (cm_giveback){.kind = CM_GB_HANDLE, .h = h, .size = size});
 }
 
@@ -121,8 +122,28 @@ bool cm_giveback_unmap(cm_device *d, uintptr_t va, size_t size, cm_mem_handle h)
 	return st == CM_OK;
 }
 
+/* Before a chunk is mapped at [va, va + size): a chunk left mapped there
+ * by a failed unmap (a trimmed tail that grows again) is unmapped first.
+ * False: it could not be; nothing may be mapped there now. */
+bool cm_giveback_unmapped(cm_device *d, uintptr_t va, size_t size)
+{
+	for (size_t i = 0; i < d->ngiveback; i++) {
+		cm_giveback *g = &d->giveback[i];
+		if (g->kind != CM_GB_MAPPED || g->addr >= va + size || va >= g->addr + g->size)
+			continue;
+		cm_status st = cm_giveback_call(d, g);
+		if (st != CM_OK) {
+			d->stats.release_failures++;
+			return false;
+		}
+		g->kind = CM_GB_HANDLE; /* given back at the next release */
+	}
+	return true;
+}
+
 void cm_giveback_range(cm_device *d, uintptr_t va, size_t size)
 {
+	cm_giveback_retry(d);
 	cm_giveback_do(d, (cm_giveback){.kind = CM_GB_RANGE, .addr = va, .size = size});
 }
 

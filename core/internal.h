@@ -487,6 +487,7 @@ void cm_giveback_handle(cm_device *d, cm_mem_handle h, size_t size);
  * reuse or release its handle). */
 bool cm_giveback_unmap(cm_device *d, uintptr_t va, size_t size, cm_mem_handle h);
 void cm_giveback_range(cm_device *d, uintptr_t va, size_t size);
+bool cm_giveback_unmapped(cm_device *d, uintptr_t va, size_t size);
 size_t cm_giveback_retry(cm_device *d);
 void cm_giveback_fini(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);
