@@ -251,8 +251,8 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
 		cm_block *last = cm_segment_last(seg);
 		size_t have = use_last && last->state == CM_BLOCK_FREE ? last->node.size : 0;
 		n = (size - (have < size ? have : size) + chunk - 1) / chunk;
-		if (!n)
-			return NULL;
+		if (!n) /* the free tail fits: proven safe since the search passed it */
+			return use_last ? last : NULL;
 		if (n > (seg->va_size - seg->idle.size) / chunk) {
 			seg = NULL; /* the range is used up: a new one */
 			n = (size + chunk - 1) / chunk;

@@ -149,7 +149,7 @@ static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag 
 static bool cm_quiet(cm_device *d)
 {
 	cm_heap *h = d->heap;
-	return h->sees_submissions && atomic_load(&d->quiet) &&
+	return h->sees_submissions && atomic_load(&d->quiet) && !atomic_load(&d->covering) &&
 	       !atomic_load_explicit(&h->defaults_ran, memory_order_acquire) &&
 	       !atomic_load_explicit(&d->zombies, memory_order_acquire);
 }
@@ -323,12 +323,13 @@ static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
  * the legacy stream is recorded that every non-blocking stream waits for
  * before its next work. Frees before the cover are then ordered before
  * any later work. */
-static cm_status cm_cover(cm_device *d)
+static cm_status cm_cover_locked(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	if (cm_stream_capturing(d, CM_STREAM_LEGACY) || cm_event_ensure(d, &d->fence_event) != CM_OK)
 		return CM_ERR_CAPTURING;
 	uint64_t e = atomic_fetch_add(&d->epoch, 1);
+	atomic_store(&d->covering, true); /* until the cover is done or failed */
 	atomic_store(&d->quiet, true); /* before the flags are read: submit.c */
 	cm_defaults_take(d->heap);
 	bool all = true;
@@ -357,6 +358,16 @@ static cm_status cm_cover(cm_device *d)
 	cm_atomic_max(&d->ordered_epoch, e);
 	d->stats.fences++;
 	return CM_OK;
+}
+
+/* The quiet flag proves nothing while a cover is under way: set before
+ * the flags are taken, it would let the lock-free fast path hand out a
+ * block freed on a stream whose cover then fails (issue 36). */
+static cm_status cm_cover(cm_device *d)
+{
+	cm_status st = cm_cover_locked(d);
+	atomic_store(&d->covering, false);
+	return st;
 }
 
 static cm_status cm_collect_add(cm_collect *c, cm_event ev, bool owned)

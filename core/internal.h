@@ -252,6 +252,7 @@ struct cm_device {
 	} visits;
 	/* The submission protocol (submit.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
+	_Atomic bool covering;       /* a cover is under way: quiet proves nothing yet */
 	_Atomic(cm_stream_rec *) ran_list; /* every record whose flag may be set (streams.c) */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
