@@ -24,7 +24,7 @@
 	X(idle_proofs, "reuses proven by idle user streams instead of a fence")  \
 	X(lazy_waits, "stream waits inserted at a stream's next submission")    \
 	X(pending_waits, "host waits for pending frees past the pending bound")  \
-	X(stream_failures, "streams forgotten after a failed record, query or wait") \
+	X(stream_failures, "failed records, queries or waits on a stream (synchronized, or unproven)") \
 	X(stream_waits, "stream waits inserted for a cross-stream reuse")       \
 	X(host_syncs, "device synchronizations issued by the allocator")        \
 	X(alloc_retries, "allocations that went through the out-of-memory ladder") \

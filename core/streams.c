@@ -274,16 +274,18 @@ static void cm_nb_unlink(cm_device *d, cm_stream_rec *r)
  * blocks reused under rule 4 (no fence) or under an earlier fence stay
  * ordered for the work it will run. An event on the legacy stream covers
  * the legacy, blocking and per-thread streams; the last fence covers the
- * others. */
-static void cm_stream_order_new(cm_device *d, cm_stream s)
+ * others. False: the driver failed an event or a wait (not capture). */
+static bool cm_stream_order_new(cm_device *d, cm_stream s)
 {
 	const cm_backend *be = d->heap->be;
-	if (!cm_stream_capturing(d, CM_STREAM_LEGACY) &&
-	    cm_event_ensure(d, &d->birth_event) == CM_OK &&
-	    be->event_record(be->ctx, d->index, d->birth_event, CM_STREAM_LEGACY) == CM_OK)
-		be->stream_wait_event(be->ctx, d->index, s, d->birth_event);
+	bool ok = true;
+	if (!cm_stream_capturing(d, CM_STREAM_LEGACY))
+		ok = cm_event_ensure(d, &d->birth_event) == CM_OK &&
+		     be->event_record(be->ctx, d->index, d->birth_event, CM_STREAM_LEGACY) == CM_OK &&
+		     be->stream_wait_event(be->ctx, d->index, s, d->birth_event) == CM_OK;
 	if (d->fence_recorded)
-		be->stream_wait_event(be->ctx, d->index, s, d->fence_event);
+		ok &= be->stream_wait_event(be->ctx, d->index, s, d->fence_event) == CM_OK;
+	return ok;
 }
 
 /* A user stream: created through cm_stream_created, or met for the first
@@ -312,7 +314,13 @@ cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool r
 	}
 	if (nonblocking) {
 		cm_nb_link(d, r);
-		cm_stream_order_new(d, s);
+		/* Not ordered: a device synchronization makes everything before
+		 * complete; failing that, its first work waits on the last
+		 * cover's event (submit.c's lazy wait, tried until it holds). */
+		if (!cm_stream_order_new(d, s) && cm_device_sync_locked(d) != CM_OK) {
+			d->stats.stream_failures++;
+			atomic_store(&r->ordered_gen, 0);
+		}
 	}
 	return r;
 }
