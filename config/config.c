@@ -546,28 +546,45 @@ static const char *cm_set_log(cm_config *cfg, cm_slice v)
 	return cm_copy_path(v, cfg->log_path);
 }
 
-/* "PATH" or "PATH:SECONDS": a last ':' followed by digits only is the
- * period, so a path may hold ':' elsewhere. */
+/* What follows the last ':' of s (NULL: none), and whether it looks like
+ * a number (a digit, sign or point first): then it is meant as one. */
+static const char *cm_last_colon(cm_slice s, cm_slice *tail)
+{
+	for (size_t i = s.n; i > 0; i--) {
+		if (s.p[i - 1] == ':') {
+			*tail = cm_slice_of(s.p + i, s.n - i);
+			return s.p + i - 1;
+		}
+	}
+	return NULL;
+}
+
+static bool cm_numeric_looking(cm_slice t)
+{
+	return t.n && (cm_is_digit(t.p[0]) || t.p[0] == '-' || t.p[0] == '+' || t.p[0] == '.');
+}
+
+/* "PATH" or "PATH:SECONDS": what follows the last ':' is the period when
+ * it looks like a number, and must then be one (1 to 86400 whole
+ * seconds), so a path may hold ':' elsewhere but never ends up with a
+ * mistyped period in its name (issue 36: ':1e3', ':-1', ':5:5'). */
 static const char *cm_set_metrics(cm_config *cfg, cm_slice v)
 {
-	const char *colon = NULL, *why;
+	const char *colon, *why;
 	unsigned period = CM_METRICS_PERIOD_DEFAULT;
-	cm_slice path = v;
+	cm_slice path = v, tail;
 
-	for (size_t i = v.n; i > 0 && !colon; i--)
-		if (v.p[i - 1] == ':')
-			colon = v.p + i - 1;
-	if (colon && colon + 1 < v.p + v.n && cm_is_digit(colon[1])) {
+	if ((colon = cm_last_colon(v, &tail)) && cm_numeric_looking(tail)) {
 		uint64_t sec;
-		cm_slice tail = cm_slice_of(colon + 1, (size_t)(v.p + v.n - colon - 1));
 
-		why = cm_parse_u64(tail, &sec);
-		if (!why) {
-			if (sec == 0 || sec > 86400)
-				return "SECONDS out of range";
-			period = (unsigned)sec;
-			path = cm_trim(cm_slice_of(v.p, (size_t)(colon - v.p)));
-		}
+		if (cm_parse_u64(tail, &sec))
+			return "SECONDS must be a whole number of seconds";
+		if (sec == 0 || sec > 86400)
+			return "SECONDS out of range";
+		period = (unsigned)sec;
+		path = cm_trim(cm_slice_of(v.p, (size_t)(colon - v.p)));
+		if (cm_last_colon(path, &tail) && cm_numeric_looking(tail))
+			return "more than one ':SECONDS'";
 	}
 	why = cm_copy_path(path, cfg->metrics_path);
 	if (why)
@@ -595,6 +612,8 @@ static const char *cm_limit_item(size_t *lim, cm_slice item)
 		return why;
 	if (mib == 0)
 		return "a limit of 0 MiB";
+	if (lim[dev])
+		return "a device listed twice";
 	lim[dev] = bytes;
 	return NULL;
 }

@@ -116,6 +116,9 @@ bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
  * textfile now; or starts the one thread that writes it every period
  * seconds (false, with one line on stderr, when it cannot start). */
 bool cm_metrics_write(cm_heap *h, const char *path, FILE *err);
+/* Writes len bytes to path whole (a temporary file renamed over it,
+ * core/outfile.c); a failure is one line on err, naming what. */
+bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
 bool cm_metrics_start(cm_heap *h, const char *path, unsigned period);
 
 /* log:PATH (core/eventlog.c): writes out what the event log buffers (the

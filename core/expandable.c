@@ -46,6 +46,8 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	const cm_backend *be = d->heap->be;
 	uintptr_t va = seg->idle.addr + i * seg->chunk;
 	cm_mem_handle h;
+	if (!cm_giveback_unmapped(d, va, seg->chunk))
+		return CM_ERR_BACKEND; /* still mapped there (giveback.c) */
 	bool stitched = cm_stitch_take(d, seg->chunk, &h);
 	cm_status st = stitched ? CM_OK : be->vmm_create(be->ctx, d->index, seg->chunk, &h);
 	if (st != CM_OK)
@@ -70,17 +72,19 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
  * for stitching, or given back. */
 static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep)
 {
-	const cm_backend *be = d->heap->be;
 	cm_assert(seg->chunk_flags[i] & CM_CHUNK_MAPPED);
-	be->vmm_unmap(be->ctx, d->index, seg->idle.addr + i * seg->chunk, seg->chunk);
+	bool unmapped = cm_giveback_unmap(d, seg->idle.addr + i * seg->chunk, seg->chunk,
+					  seg->handles[i]);
 	seg->chunk_flags[i] = 0;
 	d->stats.vmm_unmaps++;
 	cm_trace(d, CM_TRACE_SEGMENT_UNMAP, seg->idle.addr + i * seg->chunk, seg->chunk,
 		 seg->pool ? cm_trace_stream(seg->pool->stream) : 0);
+	if (!unmapped)
+		return; /* kept mapped, given back later (giveback.c) */
 	if (keep)
 		cm_stitch_keep(d, seg->chunk, seg->handles[i]);
 	else
-		be->vmm_destroy(be->ctx, d->index, seg->handles[i]);
+		cm_giveback_handle(d, seg->handles[i], seg->chunk);
 }
 
 /* Undoes cm_exp_map_chunk for a growth that failed: a kept chunk goes back
@@ -247,8 +251,8 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
 		cm_block *last = cm_segment_last(seg);
 		size_t have = use_last && last->state == CM_BLOCK_FREE ? last->node.size : 0;
 		n = (size - (have < size ? have : size) + chunk - 1) / chunk;
-		if (!n)
-			return NULL;
+		if (!n) /* the free tail fits: proven safe since the search passed it */
+			return use_last ? last : NULL;
 		if (n > (seg->va_size - seg->idle.size) / chunk) {
 			seg = NULL; /* the range is used up: a new one */
 			n = (size + chunk - 1) / chunk;
@@ -274,11 +278,10 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
  * destroyed (all its blocks free). */
 void cm_exp_release(cm_device *d, cm_segment *seg)
 {
-	const cm_backend *be = d->heap->be;
 	for (size_t i = 0; i < seg->idle.size / seg->chunk; i++)
 		if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
 			cm_exp_unmap_chunk(d, seg, i, false);
-	be->vmm_release(be->ctx, d->index, seg->idle.addr, seg->va_size);
+	cm_giveback_range(d, seg->idle.addr, seg->va_size);
 	if (seg->pool->expandable == seg)
 		seg->pool->expandable = NULL;
 	free(seg->handles);

@@ -149,7 +149,7 @@ static bool cm_freed_here_on_default_streams(const cm_request *rq, const cm_tag 
 static bool cm_quiet(cm_device *d)
 {
 	cm_heap *h = d->heap;
-	return h->sees_submissions && atomic_load(&d->quiet) &&
+	return h->sees_submissions && atomic_load(&d->quiet) && !atomic_load(&d->covering) &&
 	       !atomic_load_explicit(&h->defaults_ran, memory_order_acquire) &&
 	       !atomic_load_explicit(&d->zombies, memory_order_acquire);
 }
@@ -265,6 +265,8 @@ static cm_status cm_fence(cm_device *d)
 	uint64_t e = atomic_fetch_add(&d->epoch, 1);
 	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next) {
 		cm_event ev = r->zombie ? r->tail : r->fence_ev;
+		if (!ev)
+			return CM_NOT_READY; /* a zombie without a tail */
 		if (!r->zombie && (st = be->event_record(be->ctx, dev, ev, r->handle)) != CM_OK)
 			return st;
 		if ((st = be->stream_wait_event(be->ctx, dev, CM_STREAM_LEGACY, ev)) != CM_OK)
@@ -282,19 +284,24 @@ static cm_status cm_fence(cm_device *d)
 	return CM_OK;
 }
 
-/* A stream whose record, query or wait failed: its earlier work is made
- * safe once, by a device synchronization, and the stream is forgotten
- * (docs/design.md, "Streams that fail"). */
-static void cm_stream_failed(cm_device *d, cm_stream_rec *r)
+/* A stream whose record or wait failed in a cover: its earlier work is
+ * made safe by a device synchronization, if that succeeds (docs/design.md,
+ * "Streams that fail"). The record lives on (a cover may run inside a
+ * search of its pools). False: nothing proves its work ordered; its flag
+ * is put back, so that no cover counts it covered. */
+static bool cm_stream_failed(cm_device *d, cm_stream_rec *r)
 {
 	d->stats.stream_failures++;
-	cm_device_sync_locked(d);
-	cm_stream_end(d, r, false);
+	if (cm_device_sync_locked(d) == CM_OK)
+		return true;
+	cm_stream_put_back_ran(r);
+	return false;
 }
 
 /* Covers a user stream that ran work: a non-blocking one through an event
  * the legacy stream waits for; a blocking one is ordered before the
- * legacy stream's next work by CUDA itself. False: not now (capturing). */
+ * legacy stream's next work by CUDA itself. False: not now (capturing, or
+ * the driver failed and so did the synchronization). */
 static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 {
 	const cm_backend *be = d->heap->be;
@@ -307,7 +314,7 @@ static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 	if (cm_event_ensure(d, &r->fence_ev) != CM_OK ||
 	    be->event_record(be->ctx, d->index, r->fence_ev, r->handle) != CM_OK ||
 	    be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY, r->fence_ev) != CM_OK)
-		cm_stream_failed(d, r);
+		return cm_stream_failed(d, r);
 	return true;
 }
 
@@ -316,12 +323,13 @@ static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
  * the legacy stream is recorded that every non-blocking stream waits for
  * before its next work. Frees before the cover are then ordered before
  * any later work. */
-static cm_status cm_cover(cm_device *d)
+static cm_status cm_cover_locked(cm_device *d)
 {
 	const cm_backend *be = d->heap->be;
 	if (cm_stream_capturing(d, CM_STREAM_LEGACY) || cm_event_ensure(d, &d->fence_event) != CM_OK)
 		return CM_ERR_CAPTURING;
 	uint64_t e = atomic_fetch_add(&d->epoch, 1);
+	atomic_store(&d->covering, true); /* until the cover is done or failed */
 	atomic_store(&d->quiet, true); /* before the flags are read: submit.c */
 	cm_defaults_take(d->heap);
 	bool all = true;
@@ -332,10 +340,12 @@ static cm_status cm_cover(cm_device *d)
 	}
 	bool waited = true;
 	for (cm_stream_rec *r = d->zombie_oldest; r; r = r->zombie_newer)
-		if (r->tail)
-			waited &= be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY, r->tail) == CM_OK;
-	if (!waited)
-		cm_device_sync_locked(d); /* reaps the zombies */
+		waited &= r->tail && be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY,
+							   r->tail) == CM_OK;
+	/* A zombie without a tail, or one not waited for: only a
+	 * synchronization (which reaps the zombies) covers its work. */
+	if (!waited && cm_device_sync_locked(d) != CM_OK)
+		all = false;
 	if (be->event_record(be->ctx, d->index, d->fence_event, CM_STREAM_LEGACY) != CM_OK) {
 		atomic_store(&d->quiet, false);
 		atomic_store(&d->heap->defaults_ran, 1);
@@ -348,6 +358,16 @@ static cm_status cm_cover(cm_device *d)
 	cm_atomic_max(&d->ordered_epoch, e);
 	d->stats.fences++;
 	return CM_OK;
+}
+
+/* The quiet flag proves nothing while a cover is under way: set before
+ * the flags are taken, it would let the lock-free fast path hand out a
+ * block freed on a stream whose cover then fails (issue 36). */
+static cm_status cm_cover(cm_device *d)
+{
+	cm_status st = cm_cover_locked(d);
+	atomic_store(&d->covering, false);
+	return st;
 }
 
 static cm_status cm_collect_add(cm_collect *c, cm_event ev, bool owned)
@@ -422,7 +442,7 @@ static bool cm_collect_record_busy(cm_device *d, cm_collect *c)
 	c->holds_tails = true;
 	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next) {
 		if (r->zombie) {
-			if (cm_collect_add(c, r->tail, false) != CM_OK)
+			if (!r->tail || cm_collect_add(c, r->tail, false) != CM_OK)
 				return false;
 		} else if (be->stream_query(be->ctx, d->index, r->handle) != CM_OK &&
 			   (cm_stream_capturing(d, r->handle) ||
@@ -671,8 +691,9 @@ static bool cm_user_streams_idle(cm_device *d)
 	 * and zombies, no others. */
 	for (cm_stream_rec *r = d->user_list; r; r = r->user_next) {
 		d->visits.idle++;
-		cm_status st = r->zombie ? be->event_query(be->ctx, d->index, r->tail)
-					 : be->stream_query(be->ctx, d->index, r->handle);
+		cm_status st = !r->zombie ? be->stream_query(be->ctx, d->index, r->handle)
+			       : r->tail  ? be->event_query(be->ctx, d->index, r->tail)
+					  : CM_NOT_READY;
 		if (st != CM_OK)
 			return false;
 	}

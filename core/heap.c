@@ -57,6 +57,7 @@ static void cm_device_fini(cm_device *d)
 			be->mem_free(be->ctx, d->index, cm_seg_base(seg));
 		free(seg);
 	}
+	cm_giveback_fini(d);
 	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
 	cm_livemap_free(&d->live);
@@ -544,8 +545,9 @@ size_t cm_release_cached(cm_heap *h, int dev)
 	size_t freed = 0;
 	cm_thread_flush(h);
 	pthread_mutex_lock(&d->lock);
+	freed = cm_giveback_retry(d);
 	if (cm_device_sync_locked(d) == CM_OK)
-		freed = cm_release_all_locked(d);
+		freed += cm_release_all_locked(d);
 	pthread_mutex_unlock(&d->lock);
 	return freed + cm_host_release_cached(h); /* the host lock after the device's is released */
 }
@@ -603,6 +605,8 @@ static void cm_device_forget_memory(cm_device *d)
 	cm_stats *st = &d->stats;
 	st->allocated_bytes = st->allocated_blocks = st->reserved_bytes = 0;
 	st->segments = st->inactive_split_bytes = 0;
+	st->unreleased_bytes = 0; /* the context took it with it */
+	cm_giveback_fini(d);
 }
 
 void cm_device_reset(cm_heap *h, int dev)

@@ -255,6 +255,7 @@ struct cm_device {
 	} visits;
 	/* The submission protocol (submit.c, fence.c). lock-free reads. */
 	_Atomic bool quiet;          /* no user stream's ran flag is set */
+	_Atomic bool covering;       /* a cover is under way: quiet proves nothing yet */
 	_Atomic(cm_stream_rec *) ran_list; /* every record whose flag may be set (streams.c) */
 	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
 	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
@@ -295,6 +296,13 @@ struct cm_device {
 	 * counted in reserved_bytes and stitch_free_bytes. */
 	cm_mem_handle *free_chunks;
 	size_t nfree_chunks, free_chunks_cap, free_chunk_size;
+
+	/* Memory the driver did not take back, given back again at the next
+	 * release (giveback.c): counted in reserved_bytes and
+	 * unreleased_bytes. */
+	struct cm_giveback *giveback;
+	size_t ngiveback, giveback_cap;
+	bool giveback_told;
 
 	cm_block *block_freelist; /* type-stable block structs */
 	void **slabs;
@@ -484,6 +492,18 @@ bool cm_free_awaits(cm_device *d, const cm_pool *pool, const cm_tag *t);
 void cm_pending_added(cm_device *d);
 bool cm_pending_poll(cm_device *d);
 uint64_t cm_proven_epoch(cm_device *d);
+/* giveback.c: device memory given back to the driver, kept and given back
+ * again later when the driver refuses (under the device lock). */
+typedef struct cm_giveback cm_giveback;
+void cm_giveback_free(cm_device *d, uintptr_t addr, size_t size);
+void cm_giveback_handle(cm_device *d, cm_mem_handle h, size_t size);
+/* False: the unmap failed, the chunk stays mapped and is kept (do not
+ * reuse or release its handle). */
+bool cm_giveback_unmap(cm_device *d, uintptr_t va, size_t size, cm_mem_handle h);
+void cm_giveback_range(cm_device *d, uintptr_t va, size_t size);
+bool cm_giveback_unmapped(cm_device *d, uintptr_t va, size_t size);
+size_t cm_giveback_retry(cm_device *d);
+void cm_giveback_fini(cm_device *d);
 cm_status cm_device_sync_locked(cm_device *d);
 void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
 			 cm_sync_token *tok);

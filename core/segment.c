@@ -608,12 +608,11 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 	cm_segtab_remove(d, seg);
 	cm_pool_seg_leave(seg);
 	if (give_back) {
-		const cm_backend *be = d->heap->be;
 		cm_trace(d, CM_TRACE_SEGMENT_FREE, seg->idle.addr, seg->idle.size,
 			 cm_trace_stream(seg->pool->stream));
 		if (!seg->expandable) {
 			d->stats.raw_free_calls++;
-			be->mem_free(be->ctx, d->index, seg->idle.addr);
+			cm_giveback_free(d, seg->idle.addr, seg->idle.size);
 		}
 	}
 	free(seg->handles); /* expandable, not given back (or NULL) */

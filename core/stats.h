@@ -24,7 +24,7 @@
 	X(idle_proofs, "reuses proven by idle user streams instead of a fence")  \
 	X(lazy_waits, "stream waits inserted at a stream's next submission")    \
 	X(pending_waits, "host waits for pending frees past the pending bound")  \
-	X(stream_failures, "streams forgotten after a failed record, query or wait") \
+	X(stream_failures, "failed records, queries or waits on a stream (synchronized, or unproven)") \
 	X(stream_waits, "stream waits inserted for a cross-stream reuse")       \
 	X(host_syncs, "device synchronizations issued by the allocator")        \
 	X(alloc_retries, "allocations that went through the out-of-memory ladder") \
@@ -44,6 +44,7 @@
 	X(stitch_unmaps, "chunks unmapped from free blocks to be stitched")     \
 	X(ladder_stitches, "ladder: growths served by stitching after its sync") \
 	X(invalid_frees, "frees of pointers that were not live blocks")         \
+	X(release_failures, "device memory the driver did not take back (kept, retried)") \
 	X(host_alloc_calls, "pinned host allocation calls (process-wide)")      \
 	X(host_cache_hits, "of those, served from cached pinned memory")       \
 	X(host_releases, "pinned blocks given back to CUDA")           \
@@ -56,6 +57,7 @@
 	X(segments, "segments obtained from the device")                        \
 	X(inactive_split_bytes, "free bytes in partly used segments")            \
 	X(stitch_free_bytes, "unmapped chunks kept for stitching (in reserved)") \
+	X(unreleased_bytes, "bytes the driver did not take back, retried (in reserved)") \
 	X(host_reserved_bytes, "pinned host bytes obtained from CUDA (process-wide)") \
 	X(host_cached_bytes, "of those, cached and not held by the program")   \
 	X(pending_bytes, "free bytes awaiting an order or completion before reuse")

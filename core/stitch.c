@@ -70,10 +70,10 @@ bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out)
 /* Gives every kept chunk back to the device. Returns the bytes. */
 size_t cm_stitch_release(cm_device *d)
 {
-	const cm_backend *be = d->heap->be;
 	size_t bytes = d->nfree_chunks * d->free_chunk_size;
+	cm_giveback_retry(d);
 	while (d->nfree_chunks)
-		be->vmm_destroy(be->ctx, d->index, d->free_chunks[--d->nfree_chunks]);
+		cm_giveback_handle(d, d->free_chunks[--d->nfree_chunks], d->free_chunk_size);
 	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)bytes);
 	CM_LEVEL(&d->stats, stitch_free_bytes, -(int64_t)bytes);
 	d->stats.released_bytes += bytes;

@@ -274,16 +274,18 @@ static void cm_nb_unlink(cm_device *d, cm_stream_rec *r)
  * blocks reused under rule 4 (no fence) or under an earlier fence stay
  * ordered for the work it will run. An event on the legacy stream covers
  * the legacy, blocking and per-thread streams; the last fence covers the
- * others. */
-static void cm_stream_order_new(cm_device *d, cm_stream s)
+ * others. False: the driver failed an event or a wait (not capture). */
+static bool cm_stream_order_new(cm_device *d, cm_stream s)
 {
 	const cm_backend *be = d->heap->be;
-	if (!cm_stream_capturing(d, CM_STREAM_LEGACY) &&
-	    cm_event_ensure(d, &d->birth_event) == CM_OK &&
-	    be->event_record(be->ctx, d->index, d->birth_event, CM_STREAM_LEGACY) == CM_OK)
-		be->stream_wait_event(be->ctx, d->index, s, d->birth_event);
+	bool ok = true;
+	if (!cm_stream_capturing(d, CM_STREAM_LEGACY))
+		ok = cm_event_ensure(d, &d->birth_event) == CM_OK &&
+		     be->event_record(be->ctx, d->index, d->birth_event, CM_STREAM_LEGACY) == CM_OK &&
+		     be->stream_wait_event(be->ctx, d->index, s, d->birth_event) == CM_OK;
 	if (d->fence_recorded)
-		be->stream_wait_event(be->ctx, d->index, s, d->fence_event);
+		ok &= be->stream_wait_event(be->ctx, d->index, s, d->fence_event) == CM_OK;
+	return ok;
 }
 
 /* A user stream: created through cm_stream_created, or met for the first
@@ -312,7 +314,13 @@ cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool r
 	}
 	if (nonblocking) {
 		cm_nb_link(d, r);
-		cm_stream_order_new(d, s);
+		/* Not ordered: a device synchronization makes everything before
+		 * complete; failing that, its first work waits on the last
+		 * cover's event (submit.c's lazy wait, tried until it holds). */
+		if (!cm_stream_order_new(d, s) && cm_device_sync_locked(d) != CM_OK) {
+			d->stats.stream_failures++;
+			atomic_store(&r->ordered_gen, 0);
+		}
 	}
 	return r;
 }
@@ -383,8 +391,10 @@ void cm_stream_reap(cm_device *d, bool all_complete)
 	for (uint32_t n = atomic_load(&d->zombies); n && pending < CM_REAP_PENDING; n--) {
 		cm_stream_rec *r = d->zombie_oldest;
 		d->visits.reap++;
-		if (!all_complete && r->tail &&
-		    be->event_query(be->ctx, d->index, r->tail) != CM_OK) {
+		/* Without a tail (none could be recorded), only a device
+		 * synchronization proves its work complete. */
+		if (!all_complete &&
+		    (!r->tail || be->event_query(be->ctx, d->index, r->tail) != CM_OK)) {
 			cm_zombie_unlink(d, r);
 			cm_zombie_link(d, r);
 			pending++;
@@ -489,7 +499,9 @@ static bool cm_stream_record_tail(cm_device *d, cm_stream_rec *r)
  * cached for it are dropped (tc_gen), its segments go to the shared
  * pools. destroyed: the program destroys the stream, whose work may be
  * pending: it stays a zombie until its tail completes (without a tail it
- * is waited for now). Otherwise its work is known complete or ordered
+ * is waited for now; when that fails too, it stays a zombie without a
+ * tail, pending until a device synchronization). Otherwise its work is
+ * known complete or ordered
  * (the caller synchronized, or it was a per-thread stream, ordered with
  * legacy) and the record retires at once. */
 void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
@@ -505,17 +517,17 @@ void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 		cm_tc_new_generation(d); /* drops cached blocks keyed by it */
 	}
 	cm_stream_orphan_segments(d, r);
-	if (destroyed && cm_stream_record_tail(d, r)) {
+	const cm_backend *be = d->heap->be;
+	if (destroyed && !cm_stream_record_tail(d, r) &&
+	    be->stream_synchronize(be->ctx, d->index, r->handle) == CM_OK)
+		destroyed = false; /* its work is complete */
+	if (destroyed) {
 		r->zombie = true;
 		cm_zombie_link(d, r);
 		atomic_fetch_add(&d->zombies, 1);
 		if (r->kind != CM_SK_NONBLOCKING)
 			cm_nb_link(d, r);
 		return;
-	}
-	if (destroyed) {
-		const cm_backend *be = d->heap->be;
-		be->stream_synchronize(be->ctx, d->index, r->handle);
 	}
 	cm_stream_retire(d, r);
 }

@@ -76,11 +76,13 @@ static void cm_submit_order(cm_device *d, cm_stream_rec *r, cm_stream s)
 	    be->stream_is_capturing(be->ctx, d->index, s, &capturing) == CM_OK && !capturing) {
 		/* A capturing stream's work runs when its graph is launched,
 		 * and that launch waits here instead. */
+		bool ordered = true;
 		if (be->stream_wait_event(be->ctx, d->index, s, d->fence_event) == CM_OK)
 			d->stats.lazy_waits++;
-		else if (cm_device_sync_locked(d) == CM_OK)
+		else if ((ordered = cm_device_sync_locked(d) == CM_OK))
 			d->stats.stream_failures++;
-		atomic_store(&r->ordered_gen, gen);
+		if (ordered) /* else the stream's next work tries again */
+			atomic_store(&r->ordered_gen, gen);
 	}
 	pthread_mutex_unlock(&d->lock);
 }

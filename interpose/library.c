@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,17 +34,59 @@ static void cm_lib_forked_child(void)
 }
 
 /* report_signal: the handler only writes a byte to a pipe (async-signal
- * safe); a thread of the library's own prints the report. */
+ * safe); a thread of the library's own prints the report. The handler is
+ * installed when the library loads, so that the signal never kills the
+ * program before its first allocation; a handler the program installs
+ * (before or after) is chained: called after the byte is written
+ * (issue 36). */
 static int cm_lib_signal_pipe[2] = {-1, -1};
+static struct sigaction cm_lib_signal_prev; /* the program's, chained */
 
-static void cm_lib_on_signal(int sig)
+static void cm_lib_on_signal(int sig, siginfo_t *info, void *uc)
 {
-	(void)sig;
 	int saved = errno;
 	char c = 1;
 	ssize_t ignored = write(cm_lib_signal_pipe[1], &c, 1);
 	(void)ignored;
 	errno = saved;
+	const struct sigaction *prev = &cm_lib_signal_prev;
+	if (prev->sa_flags & SA_SIGINFO) {
+		if (prev->sa_sigaction)
+			prev->sa_sigaction(sig, info, uc);
+	} else if (prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN) {
+		prev->sa_handler(sig);
+	}
+}
+
+/* Installs the handler, chaining the one in place unless it is already
+ * the library's. False: sigaction refused it. */
+static bool cm_lib_install_signal(int sig)
+{
+	struct sigaction cur;
+	if (sigaction(sig, NULL, &cur) != 0)
+		return false;
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == cm_lib_on_signal)
+		return true;
+	cm_lib_signal_prev = cur;
+	struct sigaction sa = {.sa_sigaction = cm_lib_on_signal,
+			       .sa_flags = SA_RESTART | SA_SIGINFO};
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL) == 0;
+}
+
+__attribute__((constructor)) static void cm_lib_signal_early(void)
+{
+	int sig = cm_config_get()->report_signal;
+	if (!sig)
+		return;
+	if (pipe2(cm_lib_signal_pipe, O_CLOEXEC) != 0) {
+		fprintf(stderr, "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
+		return;
+	}
+	fcntl(cm_lib_signal_pipe[1], F_SETFL, O_NONBLOCK);
+	if (!cm_lib_install_signal(sig))
+		fprintf(stderr, "cachemalloc: report_signal: cannot handle signal %d: %s\n", sig,
+			strerror(errno));
 }
 
 static void *cm_lib_signal_thread(void *arg)
@@ -69,11 +112,8 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 {
 	pthread_t t;
 	sigset_t all, old;
-	if (pipe2(cm_lib_signal_pipe, O_CLOEXEC) != 0) {
-		fprintf(stderr, "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
-		return;
-	}
-	fcntl(cm_lib_signal_pipe[1], F_SETFL, O_NONBLOCK);
+	if (cm_lib_signal_pipe[0] < 0)
+		return; /* told when the library loaded */
 	/* The thread takes no signal of the program's. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -84,9 +124,7 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 		return;
 	}
 	pthread_detach(t);
-	struct sigaction sa = {.sa_handler = cm_lib_on_signal, .sa_flags = SA_RESTART};
-	sigemptyset(&sa.sa_mask);
-	sigaction(sig, &sa, NULL);
+	cm_lib_install_signal(sig); /* again if the program replaced it: chained */
 }
 
 /* The heap needs the driver loaded and initialized (cuInit) with at least
@@ -318,20 +356,19 @@ static void cm_lib_print_levels(FILE *out, bool json)
 		fputs("none", out);
 }
 
-/* A process that used no device writes its report only where none is
+/* The report, written whole (cm_outfile_write: a temporary file renamed
+ * over the path, so that a full disk never leaves it empty or cut). A
+ * process that used no device writes its report only where none is
  * (O_EXCL), so that a shell or a tool started beside the program does not
  * overwrite the program's statistics at a shared path. */
 static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 {
-	int excl = h ? O_TRUNC : O_EXCL;
-	int fd = open(path, O_WRONLY | O_CREAT | excl | O_NOFOLLOW | O_CLOEXEC, 0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
-		if (h || errno != EEXIST)
-			fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-				strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
+			strerror(errno));
 		return;
 	}
 	fprintf(f, "{\"pid\": %ld, \"loaded\": true, \"device_used\": %s, \"levels\": [",
@@ -340,9 +377,22 @@ static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 	fputs("], ", f);
 	cm_stats_print_json_fields(st, f);
 	fputs("}\n", f);
-	if (fclose(f) != 0)
-		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-			strerror(errno));
+	if (fclose(f) != 0) {
+		fprintf(stderr, "cachemalloc: cannot write statistics to %s: out of memory\n", path);
+		free(buf);
+		return;
+	}
+	int fd = h ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (!h && fd < 0) {
+		if (errno != EEXIST)
+			fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
+				strerror(errno));
+	} else {
+		if (fd >= 0)
+			close(fd); /* claimed: replaced whole below */
+		cm_outfile_write(path, buf, len, "statistics to", stderr);
+	}
+	free(buf);
 }
 
 static void cm_lib_print_summary(cm_heap *h, const cm_stats *st)

@@ -1189,6 +1189,21 @@ static void test_metrics_and_log(void **state)
 	p = parse_one_bad("metrics:/tmp/m.prom:0", "metrics", "SECONDS out of range");
 	assert_string_equal(p->cfg.metrics_path, "");
 	done(p);
+	/* issue 36: a mistyped period is refused, never part of the name */
+	p = parse_one_bad("metrics:m.prom:1e3", "metrics", "whole number of seconds");
+	assert_string_equal(p->cfg.metrics_path, "");
+	done(p);
+	p = parse_one_bad("metrics:m.prom:-1", "metrics", "whole number of seconds");
+	assert_string_equal(p->cfg.metrics_path, "");
+	done(p);
+	p = parse_one_bad("metrics:m.prom:5:5", "metrics", "more than one ':SECONDS'");
+	assert_string_equal(p->cfg.metrics_path, "");
+	done(p);
+	p = parse("metrics:/a:b/c.prom");
+	assert_clean(p);
+	assert_string_equal(p->cfg.metrics_path, "/a:b/c.prom");
+	assert_int_equal(p->cfg.metrics_period, CM_METRICS_PERIOD_DEFAULT);
+	done(p);
 	p = parse_one_bad("log:", "log", "empty value");
 	done(p);
 }
@@ -1217,6 +1232,10 @@ static void test_memory_limit(void **state)
 	p = parse_one_bad("memory_limit_mb:0", "memory_limit_mb", "a limit of 0 MiB");
 	done(p);
 	p = parse_one_bad("memory_limit_mb:[0:10,1]", "memory_limit_mb", "without ':'");
+	assert_true(cm_config_memory_limit(&p->cfg, 0) == SIZE_MAX);
+	done(p);
+	/* issue 36: a device twice is refused, not the later entry taken */
+	p = parse_one_bad("memory_limit_mb:[0:64,0:128]", "memory_limit_mb", "a device listed twice");
 	assert_true(cm_config_memory_limit(&p->cfg, 0) == SIZE_MAX);
 	done(p);
 }

@@ -915,6 +915,61 @@ static void test_oom_releases_cache(void **state)
 	fixture_close(&f);
 }
 
+/* A backend whose mem_free fails while refuse_frees > 0 (issue 36). */
+static cm_backend refusing_be;
+static cm_status (*sim_backend_mem_free_for_tests)(void *ctx, int dev, uintptr_t ptr);
+static int refuse_frees;
+
+static cm_status refusing_mem_free(void *ctx, int dev, uintptr_t ptr)
+{
+	if (refuse_frees > 0) {
+		refuse_frees--;
+		return CM_ERR_BACKEND;
+	}
+	return sim_backend_mem_free_for_tests(ctx, dev, ptr);
+}
+
+/* A segment the driver does not take back stays counted in reserved_bytes
+ * (and unreleased_bytes) while the device holds it, and goes back at the
+ * next release. */
+static void test_refused_free_stays_counted(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	cm_heap_destroy(f.heap);
+	refusing_be = *sim_backend(f.sim);
+	sim_backend_mem_free_for_tests = refusing_be.mem_free;
+	refusing_be.mem_free = refusing_mem_free;
+	assert_int_equal(cm_heap_create(&refusing_be, &f.cfg, &f.heap), CM_OK);
+	size_t free0, total, free1;
+	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free0, &total), CM_OK);
+	uintptr_t a = fixture_malloc(&f, 40 * MiB);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	refuse_frees = 2;
+	cm_release_cached(f.heap, 0); /* refused */
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free1, &total), CM_OK);
+	assert_int_equal(free0 - free1, st.reserved_bytes); /* the device holds what is counted */
+	assert_int_equal(st.unreleased_bytes, st.reserved_bytes);
+	assert_true(st.reserved_bytes >= 40 * MiB);
+	assert_int_equal(st.segments, 0);
+	assert_int_equal(st.release_failures, 1);
+	fixture_check(&f);
+	cm_release_cached(f.heap, 0); /* refused again: kept */
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.unreleased_bytes, st.reserved_bytes);
+	assert_int_equal(st.release_failures, 2);
+	cm_release_cached(f.heap, 0); /* taken back */
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free1, &total), CM_OK);
+	assert_int_equal(free1, free0);
+	assert_int_equal(st.reserved_bytes, 0);
+	assert_int_equal(st.unreleased_bytes, 0);
+	fixture_close(&f);
+}
+
 /* cudaDeviceReset freed everything: the cache forgets it, gives nothing
  * back, and works on afterwards. */
 static void test_device_reset(void **state)
@@ -976,6 +1031,7 @@ int main(void)
 		cmocka_unit_test(test_varying_sizes_stay_within_live),
 		cmocka_unit_test(test_oom_releases_cache),
 		cmocka_unit_test(test_device_reset),
+		cmocka_unit_test(test_refused_free_stays_counted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,6 +5,8 @@
  * Environment (read once, at cuInit, with secure_getenv: ignored under
  * secure execution, AT_SECURE): FAKECUDA_DEVICES (device count, default 1),
  * CACHEMALLOC_SIM_MEMORY (bytes per device, K/M/G/T suffixes, default 16G).
+ * FAKECUDA_FAIL (read at the first call it concerns): failures injected
+ * into the calls the program does not make itself (fakecu_fault.c).
  *
  * Contexts, as NVIDIA documents them: each device has one primary context
  * (cuDevicePrimaryCtxRetain / Release: live while retained; the last
@@ -583,6 +585,7 @@ FK_API CUresult cuCtxGetDevice(CUdevice *device)
  * undefined behaviour, as for cuCtxDestroy. */
 FK_API CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
+	FK_FAIL("cuCtxSynchronize");
 	CUresult r = fk_initialized();
 	if (r != CUDA_SUCCESS)
 		return r;

@@ -36,6 +36,9 @@ typedef struct fakecu_export_table {
 	/* Device memory that is not cuMemAlloc's (the runtime's pitched
 	 * allocations: NVIDIA's runtime uses cuMemAllocPitch). */
 	CUresult (*alloc_device)(size_t n, void **out);
+	/* The runtime enters (+1) and leaves (-1) one of its driver calls:
+	 * calls made meanwhile are the program's (fakecu_fault.c). */
+	void (*program_call)(int delta);
 } fakecu_export_table;
 
 typedef const fakecu_export_table *(*fakecu_get_export_table_fn)(void);

@@ -134,17 +134,17 @@ FK_API CUresult cuStreamSynchronize(CUstream s)
 FK_API CUresult cuStreamSynchronize_ptsz(CUstream s)
 { return fk_stream_synchronize(s, true); }
 FK_API CUresult cuStreamQuery(CUstream s)
-{ return fk_stream_query(s, false); }
+{ FK_FAIL("cuStreamQuery"); return fk_stream_query(s, false); }
 FK_API CUresult cuStreamQuery_ptsz(CUstream s)
-{ return fk_stream_query(s, true); }
+{ FK_FAIL("cuStreamQuery"); return fk_stream_query(s, true); }
 FK_API CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
-{ return fk_stream_wait_event(s, e, flags, false); }
+{ FK_FAIL("cuStreamWaitEvent"); return fk_stream_wait_event(s, e, flags, false); }
 FK_API CUresult cuStreamWaitEvent_ptsz(CUstream s, CUevent e, unsigned int flags)
-{ return fk_stream_wait_event(s, e, flags, true); }
+{ FK_FAIL("cuStreamWaitEvent"); return fk_stream_wait_event(s, e, flags, true); }
 FK_API CUresult cuEventRecord(CUevent e, CUstream s)
-{ return fk_event_record(e, s, false); }
+{ FK_FAIL("cuEventRecord"); return fk_event_record(e, s, false); }
 FK_API CUresult cuEventRecord_ptsz(CUevent e, CUstream s)
-{ return fk_event_record(e, s, true); }
+{ FK_FAIL("cuEventRecord"); return fk_event_record(e, s, true); }
 FK_API CUresult cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status)
 { return fk_is_capturing(s, status, false); }
 FK_API CUresult cuStreamIsCapturing_ptsz(CUstream s, CUstreamCaptureStatus *status)
@@ -263,6 +263,7 @@ static const fakecu_export_table fk_export = {
 	.pointer = fk_export_pointer,
 	.alloc_check = fk_export_alloc_check,
 	.alloc_device = fk_export_alloc_device,
+	.program_call = fk_program_call,
 };
 
 FK_API const fakecu_export_table *fakecu_get_export_table(void);

@@ -211,6 +211,15 @@ uint64_t fk_thread_id(void);
 CUresult fk_status(cm_status st, CUresult invalid);
 void fk_defer_free(int dev, uintptr_t ptr, size_t charge, cm_event ev);
 bool fk_frees_pending(void);
+/* fakecu_fault.c: FAKECUDA_FAIL; fk_fail(name): this call fails. */
+bool fk_fail(const char *fn);
+void fk_program_call(int delta);
+unsigned long fk_faults_injected(void);
+#define FK_FAIL(fn)                                  \
+	do {                                         \
+		if (fk_fail(fn))                     \
+			return CUDA_ERROR_UNKNOWN;   \
+	} while (0)
 void fk_drain_frees(void);
 /* Destroys everything ctx owns: captures, streams, events, allocations. */
 void fk_ctx_reset(CUcontext ctx);

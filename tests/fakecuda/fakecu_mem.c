@@ -231,6 +231,7 @@ static bool fk_take(uintptr_t p, bool host, fk_alloc *out)
 
 FK_API CUresult cuMemFree_v2(CUdeviceptr dptr)
 {
+	FK_FAIL("cuMemFree");
 	CUresult r = fk_begin();
 	if (r == CUDA_SUCCESS && !dptr)
 		return CUDA_SUCCESS;
@@ -714,6 +715,7 @@ FK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
 /* The sim knows each handle's device; the call does not name it. */
 FK_API CUresult cuMemRelease(CUmemGenericAllocationHandle handle)
 {
+	FK_FAIL("cuMemRelease");
 	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
@@ -744,6 +746,7 @@ FK_API CUresult cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
 
 FK_API CUresult cuMemUnmap(CUdeviceptr ptr, size_t size)
 {
+	FK_FAIL("cuMemUnmap");
 	CUresult r = fk_vmm_begin();
 	if (r != CUDA_SUCCESS)
 		return r;
@@ -794,7 +797,8 @@ __attribute__((destructor)) static void fk_usage_at_exit(void)
 		used += fk.used[d];
 		vmm += fk.vmm[d];
 	}
-	fprintf(f, "{\"used_bytes\": %zu, \"vmm_bytes\": %zu, \"pending_frees\": %s}\n", used, vmm,
-		fk_frees_pending() ? "true" : "false");
+	fprintf(f, "{\"used_bytes\": %zu, \"vmm_bytes\": %zu, \"pending_frees\": %s, "
+		"\"injected_faults\": %lu}\n", used, vmm, fk_frees_pending() ? "true" : "false",
+		fk_faults_injected());
 	fclose(f);
 }

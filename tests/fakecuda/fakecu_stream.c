@@ -767,6 +767,7 @@ static CUresult fk_event_create(CUevent *event, unsigned flags)
 
 FK_API CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags)
 {
+	FK_FAIL("cuEventCreate");
 	return fk_event_create(phEvent, Flags);
 }
 
@@ -924,6 +925,7 @@ static CUresult fk_event_captured(CUevent event)
 
 FK_API CUresult cuEventQuery(CUevent event)
 {
+	FK_FAIL("cuEventQuery");
 	fk_event_info ei;
 	CUresult r = fk_begin();
 
@@ -941,6 +943,7 @@ FK_API CUresult cuEventQuery(CUevent event)
 
 FK_API CUresult cuEventSynchronize(CUevent event)
 {
+	FK_FAIL("cuEventSynchronize");
 	fk_event_info ei;
 	CUresult r = fk_begin();
 

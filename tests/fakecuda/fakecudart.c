@@ -206,7 +206,7 @@ cudaError_t rt_ret(cudaError_t e)
 	return e;
 }
 
-cudaError_t rt_call(CUresult r)
+cudaError_t rt_call_result(CUresult r)
 {
 	return rt_ret(rt_err(r));
 }

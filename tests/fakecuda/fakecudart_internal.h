@@ -75,7 +75,18 @@ extern rt_driver rt_cu;
 /* fakecudart.c */
 cudaError_t rt_ret(cudaError_t e);   /* records e as the thread's last error */
 cudaError_t rt_err(CUresult r);      /* CUresult to cudaError_t */
-cudaError_t rt_call(CUresult r);     /* rt_ret(rt_err(r)) */
+cudaError_t rt_call_result(CUresult r); /* rt_ret(rt_err(r)) */
+/* rt_call_result of a driver call, made as the program's: no failure is
+ * injected into it (fakecu_fault.c). */
+#define rt_call(call)                                                   \
+	({                                                              \
+		if (rt_cu.ex)                                           \
+			rt_cu.ex->program_call(1);                      \
+		CUresult rt_c_ = (call);                                \
+		if (rt_cu.ex)                                           \
+			rt_cu.ex->program_call(-1);                     \
+		rt_call_result(rt_c_);                                  \
+	})
 /* The driver loaded and initialized: cudaSuccess or the error. */
 cudaError_t rt_init(void);
 /* rt_init, then a current context: the driver's, or the primary context of

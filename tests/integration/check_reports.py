@@ -16,11 +16,11 @@ KEYS = ("alloc_calls", "free_calls", "cache_hits", "raw_alloc_calls", "raw_free_
 failures = 0
 
 
-def run(conf):
+def run(conf, *args):
     env = dict(os.environ, LD_PRELOAD=LIB, CACHEMALLOC_CONF=conf)
     env.pop("ASAN_OPTIONS", None)
     env["ASAN_OPTIONS"] = "verify_asan_link_order=0"
-    return subprocess.run([PROG], capture_output=True, text=True, env=env, timeout=60)
+    return subprocess.run([PROG, *args], capture_output=True, text=True, env=env, timeout=60)
 
 
 def check(cond, what, p=None):
@@ -34,6 +34,17 @@ p = run("report_signal:SIGUSR1")
 check(p.returncode == 0 and "signal: ok" in p.stdout, "program runs with report_signal", p)
 check("cachemalloc statistics" in p.stderr and "alloc_calls" in p.stderr,
       "SIGUSR1 printed the statistics", p)
+
+# issue 36: a handler the program installed before its first allocation
+# is chained, not replaced; a signal before the first allocation does not
+# kill the program.
+p = run("report_signal:SIGUSR1", "own-handler")
+check(p.returncode == 0 and "signal: ok" in p.stdout,
+      f"report_signal chains the program's own handler: {p.stdout.strip()!r}", p)
+check("cachemalloc statistics" in p.stderr, "SIGUSR1 printed the statistics beside it", p)
+p = run("report_signal:SIGUSR1", "early")
+check(p.returncode == 0 and "signal: ok" in p.stdout,
+      f"SIGUSR1 before the first allocation does not kill the program (exit {p.returncode})", p)
 
 p = run("stats:exit")
 check(p.returncode == 0 and "cachemalloc statistics" in p.stderr, "stats:exit prints at exit", p)

@@ -1,8 +1,10 @@
 /* prog_fork: fork() with device memory allocated.
  *
- * The child exits with exit(0) (running atexit handlers and destructors)
- * without any CUDA call; the parent keeps allocating, checking and freeing,
- * and the child must have exited with status 0.
+ * The child exits with _exit(0) without any CUDA call (with argument
+ * child-exit: exit(0), running atexit handlers, destructors and stdio's
+ * flush: check_outfiles.py reads the event log the two share); the parent
+ * keeps allocating, checking and freeing, and the child must have exited
+ * with status 0.
  */
 #include "common.h"
 
@@ -23,8 +25,9 @@ static void churn(int iterations, const char *when)
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	bool child_exit = argc > 1 && strcmp(argv[1], "child-exit") == 0;
 	void *kept[4];
 
 	churn(200, "before fork");
@@ -38,6 +41,8 @@ int main(void)
 		FAIL("fork: expected a child, failed");
 		return 1;
 	}
+	if (pid == 0 && child_exit)
+		exit(0);
 	if (pid == 0) /* _exit: the parent's worker threads are not in the child, and
 		       * a leak checker at exit would count their queued work */
 		_exit(0);
