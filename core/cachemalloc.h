@@ -187,7 +187,7 @@ typedef enum cm_capture_mode {
 	CM_CAPTURE_THREAD_LOCAL = 1,
 	CM_CAPTURE_RELAXED = 2
 } cm_capture_mode;
-extern _Atomic unsigned cm_capture_eras;
+extern _Atomic unsigned cm_capture_eras __attribute__((visibility("hidden"))); /* one load, no GOT */
 static inline bool cm_capture_watching(void)
 {
 	return __builtin_expect(atomic_load_explicit(&cm_capture_eras, memory_order_relaxed) != 0, 0);

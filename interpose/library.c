@@ -349,7 +349,10 @@ void cm_lib_capture_began(CUstream s, bool ptsz, CUstreamCaptureMode m)
 void cm_lib_capture_ended(CUstream s, bool ptsz)
 {
 	cm_heap *h = atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
-	if (h && !cm_capture_end(h, cm_lib_stream(s, ptsz)))
+	cm_in_cuda++; /* an era that ends frees its held blocks: the core's own calls */
+	bool known = !h || cm_capture_end(h, cm_lib_stream(s, ptsz));
+	cm_in_cuda--;
+	if (!known)
 		return; /* not a capture the library counted */
 	int n = atomic_load(&cm_lib_captures);
 	while (n > 0 && !atomic_compare_exchange_weak(&cm_lib_captures, &n, n - 1))
