@@ -177,11 +177,12 @@ size_t cm_host_release_cached(cm_heap *h);
  * allocation or free (then the hooks leave the call to CUDA). A graph or
  * executable graph made, destroyed: the era of a capture lasts until
  * none is in progress and every graph made meanwhile is destroyed.
- * cm_capture_block_born: p was handed out in the era; cm_capture_free:
- * the free of p (cm_free, or cm_free_async on s), held out of the cache
- * until the era ends where a graph may still use the block.
- * cm_capture_watching: one relaxed load, false outside every era (the
- * hooks' fast paths then need nothing else). */
+ * cm_capture_block_born: p was handed out (kept while a capture is in
+ * progress); cm_capture_free: the free of p (cm_free, or cm_free_async on
+ * s), held out of the cache until the era ends where a graph may still
+ * use the block. cm_capture_watching: one relaxed load, false while no
+ * capture is in progress and no block is born or held (the hooks' fast
+ * paths then need nothing else). */
 typedef enum cm_capture_mode {
 	CM_CAPTURE_GLOBAL = 0,
 	CM_CAPTURE_THREAD_LOCAL = 1,

@@ -14,13 +14,16 @@
  *   in progress and every graph and executable graph made meanwhile is
  *   destroyed. A graph may replay its captured work at any time, on the
  *   memory of blocks handed out or freed while it was being captured: the
- *   free of such a block (a block handed out in the era, or any block
- *   freed while a capture is in progress) does not return it to the cache
- *   but holds it, and the held blocks are freed (as cudaFree: rule 3 orders
+ *   free of such a block (a block handed out while a capture is in
+ *   progress, freed then or later in the era, or any block freed while a
+ *   capture is in progress) does not return it to the cache but holds it, and the held blocks are freed (as cudaFree: rule 3 orders
  *   the graphs' launches before their reuse) when the era ends.
  *
- * Everything is under one lock, taken only in an era; the hooks' fast
- * paths read only cm_capture_eras, nonzero while some heap is in one.
+ * Everything is under one lock, taken only in an era. The hooks' fast
+ * paths read only cm_capture_eras: the heaps whose calls must come here,
+ * those with a capture in progress or a block handed out or held in an
+ * era (a free of one must be seen); an era whose graphs merely live keeps
+ * the fast paths. A block is born only while a capture is in progress.
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -56,6 +59,7 @@ typedef struct cm_capture_era {
 	cm_capture_list graphs;   /* uintptr_t: graphs and executable graphs alive */
 	cm_capture_list born;     /* cm_capture_block: handed out in the era, held by the program */
 	cm_capture_list held;     /* cm_capture_block: freed in the era, out of the cache */
+	bool watched; /* counted in cm_capture_eras */
 } cm_capture_era;
 
 static pthread_mutex_t cm_capture_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -115,8 +119,21 @@ static cm_capture_era *cm_capture_era_begin(cm_heap *h)
 	e->heap = h;
 	e->next = cm_capture_all;
 	cm_capture_all = e;
-	atomic_fetch_add_explicit(&cm_capture_eras, 1, memory_order_relaxed);
 	return e;
+}
+
+/* After each change of e: counted in cm_capture_eras while its calls must
+ * come here. */
+static void cm_capture_rewatch(cm_capture_era *e)
+{
+	bool watch = e->captures.n || e->born.n || e->held.n;
+	if (watch == e->watched)
+		return;
+	e->watched = watch;
+	if (watch)
+		atomic_fetch_add_explicit(&cm_capture_eras, 1, memory_order_relaxed);
+	else
+		atomic_fetch_sub_explicit(&cm_capture_eras, 1, memory_order_relaxed);
 }
 
 /* Ends e when nothing of it may run any more: unlinked, its held blocks
@@ -133,11 +150,12 @@ static cm_capture_list cm_capture_era_try_end(cm_capture_era *e)
 		}
 	}
 	held = e->held;
+	if (e->watched)
+		atomic_fetch_sub_explicit(&cm_capture_eras, 1, memory_order_relaxed);
 	free(e->captures.items);
 	free(e->graphs.items);
 	free(e->born.items);
 	free(e);
-	atomic_fetch_sub_explicit(&cm_capture_eras, 1, memory_order_relaxed);
 	return held;
 }
 
@@ -155,8 +173,10 @@ void cm_capture_begin(cm_heap *h, cm_stream s, cm_capture_mode mode)
 	cm_capture_entry c = {.stream = s, .thread = cm_capture_me(), .mode = mode};
 	pthread_mutex_lock(&cm_capture_lock);
 	cm_capture_era *e = cm_capture_era_begin(h);
-	if (e)
+	if (e) {
 		cm_capture_push(&e->captures, &c, sizeof(c));
+		cm_capture_rewatch(e);
+	}
 	pthread_mutex_unlock(&cm_capture_lock);
 }
 
@@ -179,6 +199,7 @@ bool cm_capture_end(cm_heap *h, cm_stream s)
 	cm_capture_era *e = cm_capture_era_of(h);
 	if (e && (i = cm_capture_find(e, s)) >= 0) {
 		cm_capture_remove_at(&e->captures, (size_t)i, sizeof(cm_capture_entry));
+		cm_capture_rewatch(e);
 		held = cm_capture_era_try_end(e);
 	}
 	pthread_mutex_unlock(&cm_capture_lock);
@@ -250,8 +271,10 @@ void cm_capture_block_born(cm_heap *h, uintptr_t p)
 	cm_capture_block b = {.addr = p, .dev = info.dev};
 	pthread_mutex_lock(&cm_capture_lock);
 	cm_capture_era *e = cm_capture_era_of(h);
-	if (e)
+	if (e && e->captures.n) {
 		cm_capture_push(&e->born, &b, sizeof(b));
+		cm_capture_rewatch(e);
+	}
 	pthread_mutex_unlock(&cm_capture_lock);
 }
 
@@ -276,6 +299,7 @@ static bool cm_capture_holds(cm_heap *h, uintptr_t p, bool *held_already)
 		if (i >= 0)
 			cm_capture_remove_at(&e->born, (size_t)i, sizeof(b));
 		holds = cm_capture_push(&e->held, &b, sizeof(b));
+		cm_capture_rewatch(e);
 	}
 	pthread_mutex_unlock(&cm_capture_lock);
 	return holds;
@@ -310,6 +334,7 @@ void cm_capture_forget_device(cm_heap *h, int dev)
 	if (e) {
 		cm_capture_forget_in(&e->born, dev);
 		cm_capture_forget_in(&e->held, dev);
+		cm_capture_rewatch(e);
 	}
 	pthread_mutex_unlock(&cm_capture_lock);
 }

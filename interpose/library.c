@@ -362,14 +362,14 @@ void cm_lib_capture_ended(CUstream s, bool ptsz)
 void cm_lib_graph_made(uintptr_t graph)
 {
 	cm_heap *h = atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
-	if (h && cm_capture_watching())
+	if (h) /* the core keeps it only in a capture's era */
 		cm_capture_graph_made(h, graph);
 }
 
 void cm_lib_graph_gone(uintptr_t graph)
 {
 	cm_heap *h = atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
-	if (h && cm_capture_watching()) {
+	if (h) {
 		cm_in_cuda++; /* held blocks go back: the core's own calls */
 		cm_capture_graph_gone(h, graph);
 		cm_in_cuda--;

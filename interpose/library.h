@@ -61,7 +61,7 @@ static inline bool cm_lib_device(int *slot)
  * reset); for a free, no NVTX tool to tell either. */
 static inline cm_heap *cm_lib_cached_heap(void)
 {
-	if (cm_in_cuda || cm_capture_watching()) /* a capture's era: the miss path asks */
+	if (cm_in_cuda || cm_capture_watching()) /* a capture's blocks: the miss path asks */
 		return NULL;
 	return atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
 }

@@ -142,6 +142,29 @@ static void test_era_holds_blocks_while_graphs_live(void **state)
 	fixture_close(&f);
 }
 
+/* A graph that merely lives keeps no fast path away: once its capture
+ * ended with nothing born or held, blocks are handed out and freed as
+ * always. */
+static void test_living_graph_alone_watches_nothing(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	cm_heap *h = f.heap;
+	uintptr_t p, graph = 0x99;
+	cm_capture_begin(h, S, CM_CAPTURE_RELAXED);
+	cm_capture_graph_made(h, graph);
+	assert_true(cm_capture_end(h, S));
+	assert_false(cm_capture_watching());
+	assert_int_equal(cm_malloc(h, 0, MiB, &p), CM_OK);
+	cm_capture_block_born(h, p); /* no capture in progress: not the graph's */
+	assert_false(cm_capture_watching());
+	assert_int_equal(cm_capture_free(h, p, false, 0), CM_OK);
+	assert_false(live(h, p));
+	cm_capture_graph_gone(h, graph);
+	fixture_close(&f);
+}
+
 static void test_reset_forgets_held_blocks(void **state)
 {
 	(void)state;
@@ -166,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_forbids_per_mode),
 		cmocka_unit_test(test_per_thread_stream_is_the_callers),
 		cmocka_unit_test(test_era_holds_blocks_while_graphs_live),
+		cmocka_unit_test(test_living_graph_alone_watches_nothing),
 		cmocka_unit_test(test_reset_forgets_held_blocks),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
