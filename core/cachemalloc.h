@@ -22,6 +22,7 @@
 #ifndef CM_CACHEMALLOC_H
 #define CM_CACHEMALLOC_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "backend.h"
@@ -170,5 +171,39 @@ bool cm_host_flags_of(cm_heap *h, uintptr_t ptr, unsigned *flags);
 /* Gives every cached, unused pinned block back (a release policy, and the
  * retry after a failed host allocation). Returns the bytes given back. */
 size_t cm_host_release_cached(cm_heap *h);
+
+/* Graph capture (capture.c; docs/design.md, rule 7), told by the hooks.
+ * The modes are CUDA's, in its order. A capture of stream s begun by the
+ * calling thread (before the driver's call; cm_capture_end undoes a
+ * refused one) and ended (true when it was known); whether one is in
+ * progress; whether CUDA forbids the calling thread, in thread_mode, an
+ * allocation or free (then the hooks leave the call to CUDA). A graph or
+ * executable graph made, destroyed: the era of a capture lasts until
+ * none is in progress and every graph made meanwhile is destroyed.
+ * cm_capture_block_born: p was handed out (kept while a capture is in
+ * progress); cm_capture_free: the free of p (cm_free, or cm_free_async on
+ * s), held out of the cache until the era ends where a graph may still
+ * use the block. cm_capture_watching: one relaxed load, false while no
+ * capture is in progress and no block is born or held (the hooks' fast
+ * paths then need nothing else). */
+typedef enum cm_capture_mode {
+	CM_CAPTURE_GLOBAL = 0,
+	CM_CAPTURE_THREAD_LOCAL = 1,
+	CM_CAPTURE_RELAXED = 2
+} cm_capture_mode;
+extern _Atomic unsigned cm_capture_eras __attribute__((visibility("hidden"))); /* one load, no GOT */
+static inline bool cm_capture_watching(void)
+{
+	return __builtin_expect(atomic_load_explicit(&cm_capture_eras, memory_order_relaxed) != 0, 0);
+}
+void cm_capture_begin(cm_heap *h, cm_stream s, cm_capture_mode mode);
+bool cm_capture_end(cm_heap *h, cm_stream s);
+bool cm_capture_in_progress(cm_heap *h);
+bool cm_capture_forbids(cm_heap *h, cm_capture_mode thread_mode);
+void cm_capture_graph_made(cm_heap *h, uintptr_t graph);
+void cm_capture_graph_gone(cm_heap *h, uintptr_t graph);
+void cm_capture_block_born(cm_heap *h, uintptr_t p);
+cm_status cm_capture_free(cm_heap *h, uintptr_t p, bool async, cm_stream s);
+void cm_capture_forget_device(cm_heap *h, int dev);
 
 #endif

@@ -120,6 +120,8 @@ void cm_drv_stream_destroying(CUstream s)
 		cm_in_cuda++;
 		cm_stream_destroying(h, -1, cs); /* records its tail first (rule 5) */
 		cm_in_cuda--;
+		if (cm_capture_watching())
+			cm_lib_capture_ended(s, false); /* a capture of s ends with it */
 	}
 }
 
@@ -129,35 +131,67 @@ CM_DRIVER_WATCH(cuStreamDestroy_v2, (CUstream s), (s), cm_drv_stream_destroying(
 
 /* Counted before the real call, so an allocation racing the begin asks;
  * uncounted again if the begin failed. */
-CUresult cm_drv_capture_begun(CUresult r)
+CUresult cm_drv_capture_begun(CUresult r, CUstream s, bool ptsz)
 {
 	if (r != CUDA_SUCCESS)
-		cm_lib_capture_ended();
+		cm_lib_capture_ended(s, ptsz);
 	return r;
 }
 
-static CUresult cm_drv_capture_ended(CUresult r)
+/* A capture ends whatever cuStreamEndCapture answers (an H200: after an
+ * invalidation, on the wrong thread, unjoined), except on a stream that
+ * joined it, not its origin (UNMATCHED: it goes on), or where none was
+ * (ILLEGAL_STATE, INVALID_VALUE). Its graph is made first, so that the
+ * capture's era goes on while the graph lives. */
+static CUresult cm_drv_capture_ended(CUresult r, CUstream s, bool ptsz, CUgraph *g)
 {
-	if (r == CUDA_SUCCESS || r == CUDA_ERROR_STREAM_CAPTURE_INVALIDATED)
-		cm_lib_capture_ended();
+	if (r == CUDA_SUCCESS && g && *g)
+		cm_lib_graph_made((uintptr_t)*g);
+	if (r != CUDA_ERROR_STREAM_CAPTURE_UNMATCHED && r != CUDA_ERROR_ILLEGAL_STATE &&
+	    r != CUDA_ERROR_INVALID_VALUE)
+		cm_lib_capture_ended(s, ptsz);
 	return r;
 }
 
 CM_DRIVER_WATCH(cuStreamBeginCapture_v2, (CUstream s, CUstreamCaptureMode m), (s, m),
-		cm_lib_capture_began(), cm_drv_capture_begun(r_))
+		cm_lib_capture_began(s, false, m), cm_drv_capture_begun(r_, s, false))
 CM_DRIVER_WATCH(cuStreamBeginCapture_v2_ptsz, (CUstream s, CUstreamCaptureMode m), (s, m),
-		cm_lib_capture_began(), cm_drv_capture_begun(r_))
+		cm_lib_capture_began(s, true, m), cm_drv_capture_begun(r_, s, true))
 CM_DRIVER_WATCH(cuStreamBeginCaptureToGraph,
 		(CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
 		 CUstreamCaptureMode m),
-		(s, g, d, e, n, m), cm_lib_capture_began(), cm_drv_capture_begun(r_))
+		(s, g, d, e, n, m), cm_lib_capture_began(s, false, m), cm_drv_capture_begun(r_, s, false))
 CM_DRIVER_WATCH(cuStreamBeginCaptureToGraph_ptsz,
 		(CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
 		 CUstreamCaptureMode m),
-		(s, g, d, e, n, m), cm_lib_capture_began(), cm_drv_capture_begun(r_))
-CM_DRIVER_WATCH(cuStreamEndCapture, (CUstream s, CUgraph *g), (s, g), 0, cm_drv_capture_ended(r_))
+		(s, g, d, e, n, m), cm_lib_capture_began(s, true, m), cm_drv_capture_begun(r_, s, true))
+CM_DRIVER_WATCH(cuStreamEndCapture, (CUstream s, CUgraph *g), (s, g), 0,
+		cm_drv_capture_ended(r_, s, false, g))
 CM_DRIVER_WATCH(cuStreamEndCapture_ptsz, (CUstream s, CUgraph *g), (s, g), 0,
-		cm_drv_capture_ended(r_))
+		cm_drv_capture_ended(r_, s, true, g))
+
+/* ---- graphs: a capture's era lasts while what it made may run ---- */
+
+static CUresult cm_drv_graph_made(CUresult r, const void *handle)
+{
+	if (r == CUDA_SUCCESS && handle)
+		cm_lib_graph_made((uintptr_t)handle);
+	return r;
+}
+
+static CUresult cm_drv_graph_gone(CUresult r, const void *handle)
+{
+	if (r == CUDA_SUCCESS)
+		cm_lib_graph_gone((uintptr_t)handle);
+	return r;
+}
+
+CM_DRIVER_WATCH(cuGraphClone, (CUgraph *g, CUgraph original), (g, original), 0,
+		cm_drv_graph_made(r_, g ? *g : NULL))
+CM_DRIVER_WATCH(cuGraphInstantiateWithFlags, (CUgraphExec *x, CUgraph g, unsigned long long flags),
+		(x, g, flags), 0, cm_drv_graph_made(r_, x ? *x : NULL))
+CM_DRIVER_WATCH(cuGraphDestroy, (CUgraph g), (g), 0, cm_drv_graph_gone(r_, g))
+CM_DRIVER_WATCH(cuGraphExecDestroy, (CUgraphExec x), (x), 0, cm_drv_graph_gone(r_, x))
 
 /* ---- contexts: a context's cache goes with it ---- */
 
@@ -168,6 +202,7 @@ void cm_lib_forget_slot(int slot)
 		return;
 	cm_in_cuda++;
 	cm_nvtx_slot_forgotten(slot); /* its segments went with the context */
+	cm_capture_forget_device(h, slot);
 	cm_device_reset(h, slot);
 	cm_ctx_forget(slot);
 	cm_in_cuda--;
@@ -382,6 +417,10 @@ const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuStreamBeginCaptureToGraph_ptsz, "cuStreamBeginCaptureToGraph", true),
 	CM_HOOK(cuStreamEndCapture, "cuStreamEndCapture", false),
 	CM_HOOK(cuStreamEndCapture_ptsz, "cuStreamEndCapture", true),
+	CM_HOOK(cuGraphClone, "cuGraphClone", false),
+	CM_HOOK(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", false),
+	CM_HOOK(cuGraphDestroy, "cuGraphDestroy", false),
+	CM_HOOK(cuGraphExecDestroy, "cuGraphExecDestroy", false),
 	CM_HOOK(cuCtxDestroy_v2, "cuCtxDestroy", false),
 	CM_HOOK(cuDevicePrimaryCtxReset_v2, "cuDevicePrimaryCtxReset", false),
 	CM_HOOK(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease", false),

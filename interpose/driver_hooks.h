@@ -10,8 +10,8 @@
 
 /* Stream s is about to be destroyed: the core records its tail. */
 void cm_drv_stream_destroying(CUstream s);
-/* A capture begin returned r (the begin was counted before the call). */
-CUresult cm_drv_capture_begun(CUresult r);
+/* A capture begin of s returned r (the begin was counted before the call). */
+CUresult cm_drv_capture_begun(CUresult r, CUstream s, bool ptsz);
 /* The slot of ctx, found before the driver's call (-1: none)... */
 int cm_drv_ctx_slot(CUcontext ctx);
 /* ...forgotten once the driver accepted its destruction (r). */

@@ -97,10 +97,13 @@ CM_QUERY_SHAPE(CM_V1, cuMemGetAddressRange,
 	       (CUdeviceptr_v1 *base, unsigned int *size, CUdeviceptr_v1 p), (base, size, p), p,
 	       cm_v1_range_answer(&info, base, size))
 CM_WATCH_SHAPE(CUresult, CM_V1, cuStreamDestroy, (CUstream s), (s), cm_drv_stream_destroying(s), r_)
-CM_WATCH_SHAPE(CUresult, CM_V1, cuStreamBeginCapture, (CUstream s), (s), cm_lib_capture_began(),
-	       cm_drv_capture_begun(r_))
+/* The first ABI has no mode: its captures are global (CUDA 10.0's only). */
+CM_WATCH_SHAPE(CUresult, CM_V1, cuStreamBeginCapture, (CUstream s), (s),
+	       cm_lib_capture_began(s, false, CU_STREAM_CAPTURE_MODE_GLOBAL),
+	       cm_drv_capture_begun(r_, s, false))
 CM_WATCH_SHAPE(CUresult, CM_V1, cuStreamBeginCapture_ptsz, (CUstream s), (s),
-	       cm_lib_capture_began(), cm_drv_capture_begun(r_))
+	       cm_lib_capture_began(s, true, CU_STREAM_CAPTURE_MODE_GLOBAL),
+	       cm_drv_capture_begun(r_, s, true))
 CM_WATCH_SHAPE(CUresult, CM_V1, cuCtxDestroy, (CUcontext ctx), (ctx), kept_ = cm_drv_ctx_slot(ctx),
 	       cm_drv_ctx_gone(r_, kept_))
 

@@ -99,8 +99,8 @@ static cm_status cm_serve_host_alloc(cm_heap *h, bool runtime, void **p, size_t 
 	unsigned flags;
 	uintptr_t out;
 	if (!p || !n || !cm_host_flags(cuda_flags, &flags) || (runtime && !cm_hook_reset_seen()) ||
-	    !cm_lib_device(&slot))
-		return CM_ERR_NOT_OURS;
+	    !cm_lib_device(&slot) || (cm_capture_watching() && cm_lib_capture_forbidden(h)))
+		return CM_ERR_NOT_OURS; /* CUDA's to judge; in a forbidding capture, to refuse */
 	cm_status st = cm_host_alloc(h, slot, n, flags, &out);
 	if (st == CM_OK)
 		*p = (void *)out;
@@ -131,12 +131,12 @@ static cudaError_t cm_host_flags_answer(cudaError_t err, unsigned *flags, void *
 CM_RUNTIME_WATCH(cudaHostGetFlags, (unsigned *flags, void *p), (flags, p), 0,
 		 cm_host_flags_answer(r_, flags, p))
 
-CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_host_free(h, (uintptr_t)p))
+CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_lib_host_free(h, (uintptr_t)p))
 CM_DRIVER_HOOK(cuMemAllocHost_v2, (void **p, size_t n), (p, n),
 	       cm_serve_host_alloc(h, false, p, n, 0))
 CM_DRIVER_HOOK(cuMemHostAlloc, (void **p, size_t n, unsigned flags), (p, n, flags),
 	       cm_serve_host_alloc(h, false, p, n, flags))
-CM_DRIVER_HOOK(cuMemFreeHost, (void *p), (p), cm_host_free(h, (uintptr_t)p))
+CM_DRIVER_HOOK(cuMemFreeHost, (void *p), (p), cm_lib_host_free(h, (uintptr_t)p))
 
 /* ---- the table the lookup wrappers substitute from (lookup.c) ---- */
 

@@ -61,7 +61,7 @@ static inline bool cm_lib_device(int *slot)
  * reset); for a free, no NVTX tool to tell either. */
 static inline cm_heap *cm_lib_cached_heap(void)
 {
-	if (cm_in_cuda)
+	if (cm_in_cuda || cm_capture_watching()) /* a capture's blocks: the miss path asks */
 		return NULL;
 	return atomic_load_explicit(&cm_lib_heap_ptr, memory_order_acquire);
 }
@@ -101,9 +101,14 @@ void cm_lib_sync_end(cm_heap *h, cm_sync_token tok, bool ok);
  * re-entry guard, with the block told to an attached NVTX tool (nvtx.h).
  * async: cudaMallocAsync on s. CM_ERR_NOT_OURS from a free: pass it to
  * CUDA. */
+cm_status cm_lib_malloc_in_era(cm_heap *h, int slot, size_t n, bool async, cm_stream s,
+				uintptr_t *out);
+cm_status cm_lib_free_in_era(cm_heap *h, uintptr_t p, bool async, cm_stream s);
 static inline cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async, cm_stream s,
 				      uintptr_t *out)
 {
+	if (cm_capture_watching())
+		return cm_lib_malloc_in_era(h, slot, n, async, s, out);
 	*out = 0;
 	cm_in_cuda++;
 	cm_status st = async ? cm_malloc_async(h, slot, n, s, out) : cm_malloc(h, slot, n, out);
@@ -115,6 +120,8 @@ static inline cm_status cm_lib_malloc(cm_heap *h, int slot, size_t n, bool async
 
 static inline cm_status cm_lib_free(cm_heap *h, uintptr_t p)
 {
+	if (cm_capture_watching())
+		return cm_lib_free_in_era(h, p, false, 0);
 	cm_in_cuda++;
 	if (cm_nvtx_active())
 		cm_nvtx_block_freeing(h, p);
@@ -122,9 +129,20 @@ static inline cm_status cm_lib_free(cm_heap *h, uintptr_t p)
 	cm_in_cuda--;
 	return st;
 }
-/* cudaFreeAsync / cuMemFreeAsync of p on s, outside the cache for good
- * when s is capturing. */
+/* cudaFreeAsync / cuMemFreeAsync of p on s; a block of the cache freed on
+ * a capturing stream is refused as CUDA refuses memory the graph did not
+ * allocate (CM_ERR_INVALID), and stays the program's. */
 cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz);
+/* cudaFreeHost / cuMemFreeHost of p: cm_host_free, or refused as CUDA
+ * refuses it where the thread's capture mode forbids it. */
+cm_status cm_lib_host_free(cm_heap *h, uintptr_t p);
+
+/* Graph capture (docs/design.md, rule 7). In a capture's era (core's
+ * cm_capture_watching): whether the calling thread's capture mode makes
+ * CUDA refuse an allocation or free; a hook then leaves an allocation to
+ * CUDA (CM_ERR_NOT_OURS), which refuses it and invalidates the capture
+ * itself. Under the re-entry guard. */
+bool cm_lib_capture_forbidden(cm_heap *h);
 
 /* The slot's context was destroyed or reset: its cache is forgotten
  * without freeing, and the slot may serve another context
@@ -150,7 +168,12 @@ bool cm_lib_capture_active(void); /* any capture begun and not ended */
  * run in relaxed mode between these two, as PyTorch's do. */
 bool cm_lib_relax(CUstreamCaptureMode *saved);
 void cm_lib_unrelax(bool relaxed, CUstreamCaptureMode saved);
-void cm_lib_capture_began(void);
-void cm_lib_capture_ended(void);
+/* A capture of s (in mode m) is about to begin: counted, and told to the
+ * core; cm_lib_capture_ended: it ended, or its begin was refused. */
+void cm_lib_capture_began(CUstream s, bool ptsz, CUstreamCaptureMode m);
+void cm_lib_capture_ended(CUstream s, bool ptsz);
+/* A graph or executable graph was made (its handle), or destroyed. */
+void cm_lib_graph_made(uintptr_t graph);
+void cm_lib_graph_gone(uintptr_t graph);
 
 #endif

@@ -113,6 +113,10 @@ typedef struct cm_real_table {
 	X(cuStreamEndCapture, (CUstream s, CUgraph * g))                                   \
 	X(cuStreamEndCapture_ptsz, (CUstream s, CUgraph * g))                              \
 	X(cuThreadExchangeStreamCaptureMode, (CUstreamCaptureMode * m))                    \
+	X(cuGraphClone, (CUgraph * g, CUgraph original))                                   \
+	X(cuGraphInstantiateWithFlags, (CUgraphExec * x, CUgraph g, unsigned long long flags)) \
+	X(cuGraphDestroy, (CUgraph g))                                                     \
+	X(cuGraphExecDestroy, (CUgraphExec x))                                             \
 	X(cuGetProcAddress, (const char *sym, void **fn, int ver, cuuint64_t flags))       \
 	X(cuGetProcAddress_v2, (const char *sym, void **fn, int ver, cuuint64_t flags,     \
 				CUdriverProcAddressQueryResult *status))                   \

@@ -158,6 +158,7 @@ typedef struct fk_pending {
 typedef struct fk_graph {
 	struct fk_graph *next;
 	uint64_t cap_id;
+	bool exec; /* an executable graph (cuGraphInstantiateWithFlags) */
 } fk_graph;
 
 struct fk {

@@ -144,6 +144,8 @@ static const fk_proc fk_procs[] = {
 	T(cuStreamEndCapture, cuStreamEndCapture_ptsz, 10000),
 	P(cuThreadExchangeStreamCaptureMode, cuThreadExchangeStreamCaptureMode, 10010),
 	P(cuGraphDestroy, cuGraphDestroy, 10000),
+	P(cuGraphInstantiateWithFlags, cuGraphInstantiateWithFlags, 11040),
+	P(cuGraphExecDestroy, cuGraphExecDestroy, 10000),
 	P(cuEventCreate, cuEventCreate, 2000),
 	P(cuEventRecord, cuEventRecord, 2000),
 	T(cuEventRecord, cuEventRecord_ptsz, 7000),

@@ -59,7 +59,8 @@
  *   every mode.
  * Each of these answers was checked on an H200 through the runtime
  * (probe.c, probe-h200.txt).
- * Not modelled: graph launch (a graph is a dummy object).
+ * Not modelled: graph launch (a graph and an executable graph are dummy
+ * objects; the executable outlives its graph, as CUDA's does).
  */
 #include "fakecu_internal.h"
 
@@ -1106,23 +1107,74 @@ FK_API CUresult cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
 	return CUDA_SUCCESS;
 }
 
-FK_API CUresult cuGraphDestroy(CUgraph graph)
+/* Unlinks the graph (exec: the executable graph) at handle, or NULL. */
+static fk_graph *fk_graph_take(const void *handle, bool exec)
 {
 	fk_graph *g = NULL;
-	CUresult r = fk_begin();
-
-	if (r != CUDA_SUCCESS)
-		return r;
 	pthread_mutex_lock(&fk.lock);
 	for (fk_graph **pp = &fk.graphs; *pp; pp = &(*pp)->next) {
-		if (*pp == (fk_graph *)graph) {
+		if (*pp == (const fk_graph *)handle && (*pp)->exec == exec) {
 			g = *pp;
 			*pp = g->next;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&fk.lock);
-	if (!g)
+	return g;
+}
+
+FK_API CUresult cuGraphDestroy(CUgraph graph)
+{
+	CUresult r = fk_begin();
+	fk_graph *g;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!(g = fk_graph_take(graph, false)))
+		return CUDA_ERROR_INVALID_VALUE;
+	free(g);
+	return CUDA_SUCCESS;
+}
+
+/* An executable graph outlives its graph, as CUDA's does; it runs nothing
+ * (graph launch is not modelled). */
+FK_API CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph,
+					    unsigned long long flags)
+{
+	CUresult r = fk_begin();
+	bool found = false;
+
+	(void)flags;
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!exec)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&fk.lock);
+	for (fk_graph *g = fk.graphs; g && !found; g = g->next)
+		found = g == (fk_graph *)graph && !g->exec;
+	fk_graph *x = found ? calloc(1, sizeof(*x)) : NULL;
+	if (x) {
+		x->exec = true;
+		x->next = fk.graphs;
+		fk.graphs = x;
+	}
+	pthread_mutex_unlock(&fk.lock);
+	if (!found)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!x)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*exec = (CUgraphExec)x;
+	return CUDA_SUCCESS;
+}
+
+FK_API CUresult cuGraphExecDestroy(CUgraphExec exec)
+{
+	CUresult r = fk_begin();
+	fk_graph *g;
+
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!(g = fk_graph_take(exec, true)))
 		return CUDA_ERROR_INVALID_VALUE;
 	free(g);
 	return CUDA_SUCCESS;

@@ -426,6 +426,17 @@ RT_API cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMod
 RT_API cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 { RT_CTX_CALL(rt_cu.cuGraphDestroy[0](graph)); }
 
+RT_API cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph,
+					unsigned long long flags)
+{ RT_CTX_CALL(rt_cu.cuGraphInstantiateWithFlags[0]((CUgraphExec *)exec, graph, flags)); }
+
+RT_API cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *exec, cudaGraph_t graph,
+						 unsigned long long flags)
+{ RT_CTX_CALL(rt_cu.cuGraphInstantiateWithFlags[0]((CUgraphExec *)exec, graph, flags)); }
+
+RT_API cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec)
+{ RT_CTX_CALL(rt_cu.cuGraphExecDestroy[0]((CUgraphExec)exec)); }
+
 /* ---- per-thread default stream entry points ----------------------------- */
 
 #define RT_PTSZ(name) RT_API __typeof__(name) name##_ptsz;

@@ -56,6 +56,7 @@
 	X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) \
 	X(cuStreamIsCapturing) X(cuStreamBeginCapture) X(cuStreamEndCapture)           \
 	X(cuThreadExchangeStreamCaptureMode) X(cuGraphDestroy) X(cuEventCreate)        \
+	X(cuGraphInstantiateWithFlags) X(cuGraphExecDestroy)                          \
 	X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventDestroy)        \
 	X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeer) X(cuMemcpyPeerAsync)    \
 	X(cuMemHostAlloc) X(cuMemHostGetFlags) X(cuMemHostGetDevicePointer)            \

@@ -612,6 +612,55 @@ static void probe_capture(void)
 		reset_error();
 	}
 
+	/* Issue 32's calls not yet measured on a GPU (the fake answers them by
+	 * cuThreadExchangeStreamCaptureMode's documented rule; compare once
+	 * run on one): pinned and pitched calls in a global capture, a free in
+	 * a thread-local one, cudaFreeAsync on the capturing stream of memory
+	 * the graph did not allocate in a global one. */
+	{
+		static const char *const names[] = {
+			"global.freehost", "global.hostalloc", "global.mallocpitch",
+			"global.malloc3d", "threadlocal.free", "global.freeasync-outside-allocation",
+		};
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+			cudaError_t res = cudaErrorUnknown;
+			void *x = NULL, *h = NULL, *d = NULL;
+			size_t pitch;
+			struct cudaPitchedPtr pp = {0};
+			cudaMallocHost(&h, 64);
+			cudaMalloc(&d, 4096);
+			s = cap_stream(cudaStreamNonBlocking);
+			cudaStreamBeginCapture(s, i == 4 ? cudaStreamCaptureModeThreadLocal
+							 : cudaStreamCaptureModeGlobal);
+			switch (i) {
+			case 0: res = cudaFreeHost(h); break;
+			case 1: res = cudaHostAlloc(&x, 64, 0); break;
+			case 2: res = cudaMallocPitch(&x, &pitch, 1000, 10); break;
+			case 3:
+				res = cudaMalloc3D(&pp, (struct cudaExtent){.width = 1000, .height = 10, .depth = 2});
+				x = pp.ptr;
+				break;
+			case 4: res = cudaFree(d); break;
+			case 5: res = cudaFreeAsync(d, s); break;
+			}
+			code(names[i], res);
+			char k[128];
+			snprintf(k, sizeof(k), "%s.status", names[i]);
+			cap_status(k, s);
+			cap_end(names[i], s);
+			if (x && i == 1)
+				cudaFreeHost(x);
+			else if (x)
+				cudaFree(x);
+			if (res != cudaSuccess || i != 0)
+				cudaFreeHost(h);
+			if (res != cudaSuccess || i != 4)
+				cudaFree(d);
+			cudaDeviceSynchronize();
+			reset_error();
+		}
+	}
+
 	/* Relaxed: stream-ordered allocation on other streams. */
 	s = cap_stream(cudaStreamNonBlocking);
 	cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
