@@ -173,13 +173,27 @@ void cm_release_gc_locked(cm_device *d, size_t size)
  * so releasing costs no stall) idle memory above it goes back. */
 void cm_release_trim_locked(cm_device *d)
 {
-	size_t keep = d->heap->cfg.release_threshold;
+	size_t keep = d->release_threshold;
 	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes - d->stats.inactive_split_bytes;
 	if (keep == SIZE_MAX || idle <= keep)
 		return;
 	if (cm_stitch_release(d) + cm_exp_trim_all(d) +
 	    cm_release_oldest(d, idle - keep))
 		d->stats.trims++;
+}
+
+/* cudaMemPoolTrimTo on the default pool (pool_view.c): idle memory goes
+ * back until at most keep bytes stay reserved. */
+size_t cm_release_down_to_locked(cm_device *d, size_t keep)
+{
+	size_t freed = 0;
+	if (d->stats.reserved_bytes > keep)
+		freed += cm_stitch_release(d);
+	if (d->stats.reserved_bytes > keep)
+		freed += cm_exp_trim_all(d);
+	if (d->stats.reserved_bytes > keep)
+		freed += cm_release_oldest(d, d->stats.reserved_bytes - keep);
+	return freed;
 }
 
 /* cudaMemGetInfo as the program should see it: memory idle in the cache
