@@ -12,6 +12,9 @@
  *   cudaStreamDestroy            cm_stream_destroying(h, dev, s)
  *   cudaStreamSynchronize(s)     cm_sync_begin / real sync / cm_sync_end
  *   cudaDeviceSynchronize        the same with CM_SYNC_DEVICE
+ *   cudaMemPool*Attribute, cudaMemPoolTrimTo of the default pool
+ *                                cm_pool_view_get, cm_pool_reset_high,
+ *                                cm_pool_set_release_threshold, cm_pool_trim
  *
  * Reuse across streams and threads follows the fence protocol
  * (docs/design.md, "The fence protocol"); the functions here are where its rules are enforced. All

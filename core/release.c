@@ -5,8 +5,10 @@
  * memory_limit_mb, which is also the total cudaMemGetInfo reports:
  * cm_mem_info_view), garbage
  * collection (garbage_collection_threshold: the idle segments unused the
- * longest go first), trimming at synchronization (release_threshold_mb)
- * and the releases the out-of-memory ladder asks for.
+ * longest go first), trimming at synchronization (release_threshold_mb,
+ * per device: the default memory pool's release threshold may change it),
+ * the trims cudaMemPoolTrimTo asks for (pool_view.c) and the releases the
+ * out-of-memory ladder asks for.
  *
  * Only wholly free (idle) segments, free tails of expandable ranges and the
  * chunks kept for stitching (stitch.c) are released. The backend's mem_free

@@ -4,7 +4,8 @@
  * Every CUDA runtime, static or shared, and every driver-API program ends
  * here (docs/design.md, "The driver layer"): these hooks serve allocation
  * from the cache, tell the core about streams, synchronization, captures
- * and contexts, and answer pointer queries with the block. They are
+ * and contexts, answer pointer queries with the block and the default
+ * memory pool's attributes and trims with the cache's. They are
  * reached through the exported symbol, through dlsym on the driver's
  * handle and through cuGetProcAddress (lookup.c), and are as thin as the
  * runtime-level hooks: pass through while the library is inside CUDA (the
