@@ -13,7 +13,9 @@
  * (cudaMemPoolCreate, cudaMallocFromPoolAsync) is CUDA's, with or without
  * the library: its allocation counts in it and not in the default pool.
  * The driver's functions are checked too, reached by the linked symbol,
- * dlsym and cuGetProcAddress.
+ * dlsym and cuGetProcAddress. With two devices (meson.build runs it with
+ * FAKECUDA_DEVICES=2), another device's default pool answers for that
+ * device's memory.
  */
 #include <cuda.h>
 
@@ -226,11 +228,49 @@ static void driver_default_pool(void)
 		     (unsigned long long)reserved);
 }
 
+/* With two devices (FAKECUDA_DEVICES=2): device 1's default pool answers
+ * for device 1's memory, asked from device 0 as well, and device 0's pool
+ * does not count it. */
+static void second_device(void)
+{
+	int n = 0;
+	cudaMemPool_t pool0, pool1;
+	void *p = NULL;
+	CHECK(cudaGetDeviceCount(&n));
+	if (n < 2)
+		return;
+	CHECK(cudaDeviceGetDefaultMemPool(&pool0, 0));
+	CHECK(cudaDeviceGetDefaultMemPool(&pool1, 1));
+	if (pool0 == pool1)
+		FAIL("devices 0 and 1 have the same default pool");
+	uint64_t used0 = USED(pool0);
+	CHECK(cudaSetDevice(1));
+	uint64_t used1 = USED(pool1);
+	CHECK(cudaMallocAsync(&p, N, 0));
+	CHECK(cudaSetDevice(0));
+	if (USED(pool1) < used1 + N)
+		FAIL("device 1's UsedMemCurrent, asked from device 0, after cudaMallocAsync(%zu) on "
+		     "device 1: expected >= %llu, got %llu", (size_t)N,
+		     (unsigned long long)(used1 + N), (unsigned long long)USED(pool1));
+	if (USED(pool0) != used0)
+		FAIL("device 0's UsedMemCurrent moved with device 1's allocation: %llu -> %llu",
+		     (unsigned long long)used0, (unsigned long long)USED(pool0));
+	CHECK(cudaSetDevice(1));
+	CHECK(cudaFreeAsync(p, 0));
+	CHECK(cudaSetDevice(0));
+	CHECK(cudaMemPoolTrimTo(pool1, 0));
+	if (RESERVED(pool1) != 0)
+		FAIL("device 1's ReservedMemCurrent after its trim, asked from device 0: expected 0, "
+		     "got %llu", (unsigned long long)RESERVED(pool1));
+	printf("mempool: device 1's pool answered from device 0\n");
+}
+
 int main(void)
 {
 	CHECK(cudaFree(NULL));
 	runtime_default_pool();
 	runtime_explicit_pool();
 	driver_default_pool();
+	second_device();
 	return integ_report("mempool");
 }
