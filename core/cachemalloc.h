@@ -12,6 +12,9 @@
  *   cudaStreamDestroy            cm_stream_destroying(h, dev, s)
  *   cudaStreamSynchronize(s)     cm_sync_begin / real sync / cm_sync_end
  *   cudaDeviceSynchronize        the same with CM_SYNC_DEVICE
+ *   cudaMemPool*Attribute, cudaMemPoolTrimTo of the default pool
+ *                                cm_pool_view_get, cm_pool_reset_high,
+ *                                cm_pool_set_release_threshold, cm_pool_trim
  *
  * Reuse across streams and threads follows the fence protocol
  * (docs/design.md, "The fence protocol"); the functions here are where its rules are enforced. All
@@ -107,6 +110,27 @@ size_t cm_idle_bytes(cm_heap *h, int dev);
  * total, in place) to what the program should see: idle cached memory as
  * free (memgetinfo_counts_cache) and memory_limit_mb as the total. */
 void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total);
+
+/* The device's default memory pool as the program sees it under the cache
+ * (pool_view.c): cudaMemPoolGetAttribute's used and reserved bytes with
+ * their high watermarks, and the release threshold (idle bytes kept at a
+ * device synchronization, release_threshold_mb; SIZE_MAX: all). False for
+ * a device the heap does not have. */
+typedef struct cm_pool_view {
+	uint64_t used, used_high;         /* allocated_bytes and its peak */
+	uint64_t reserved, reserved_high; /* reserved_bytes and its peak */
+	size_t release_threshold;
+} cm_pool_view;
+bool cm_pool_view_get(cm_heap *h, int dev, cm_pool_view *out);
+/* A high watermark set to 0: the peak (the device's statistic) becomes the
+ * current value. */
+void cm_pool_reset_high(cm_heap *h, int dev, bool used, bool reserved);
+/* cudaMemPoolTrimTo: after a device synchronization, idle memory goes back
+ * until at most keep bytes stay reserved (or nothing idle is left).
+ * Returns the bytes released. */
+size_t cm_pool_trim(cm_heap *h, int dev, size_t keep);
+/* The release threshold of this device from now on (until a reset). */
+void cm_pool_set_release_threshold(cm_heap *h, int dev, size_t bytes);
 
 /* Writes a memory snapshot (a pickle that PyTorch's memory_viz opens) to
  * path. The recent-actions part is filled only when oom_snapshot is set

@@ -38,6 +38,7 @@ static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 	d->index = index;
 	d->free_fence = (uint8_t)h->cfg.free_fence;
 	d->expandable = h->cfg.expandable_segments && cm_exp_supported(d);
+	d->release_threshold = h->cfg.release_threshold;
 	cm_tc_new_generation(d);
 	pthread_mutex_init(&d->lock, NULL);
 	cm_fence_init_device(d);
@@ -617,6 +618,7 @@ void cm_device_reset(cm_heap *h, int dev)
 	cm_host_forget_device(h, dev); /* the host lock before the device's */
 	pthread_mutex_lock(&d->lock);
 	atomic_store(&d->in_use, false);
+	d->release_threshold = h->cfg.release_threshold; /* a new default pool's */
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
 	cm_fence_forget_all(d);

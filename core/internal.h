@@ -313,6 +313,10 @@ struct cm_device {
 	size_t trace_next, trace_count;
 	uint64_t clock; /* logical time for idle ordering */
 	size_t limit;   /* per_process_memory_fraction of the device; 0: not read yet */
+	/* release_threshold_mb of this device: the configuration's, or what the
+	 * program set on the default memory pool (pool_view.c); SIZE_MAX: keep
+	 * all. Back to the configuration's at a reset. */
+	size_t release_threshold;
 	uint64_t report_last; /* when the last out-of-memory report was printed (ns) */
 	uint64_t report_suppressed;
 	/* lock-free: the program allocated or created a stream here since the
@@ -608,6 +612,10 @@ size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
 bool cm_release_within_limit(cm_device *d, size_t size);
 void cm_release_gc_locked(cm_device *d, size_t size);
 void cm_release_trim_locked(cm_device *d);
+/* Releases idle memory (kept chunks, free expandable tails, then idle
+ * segments oldest first) until at most keep bytes are reserved or nothing
+ * idle is left. Returns the bytes released. */
+size_t cm_release_down_to_locked(cm_device *d, size_t keep);
 size_t cm_release_idle_oldest(cm_device *d, size_t want);
 
 /* report.c */

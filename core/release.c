@@ -5,8 +5,10 @@
  * memory_limit_mb, which is also the total cudaMemGetInfo reports:
  * cm_mem_info_view), garbage
  * collection (garbage_collection_threshold: the idle segments unused the
- * longest go first), trimming at synchronization (release_threshold_mb)
- * and the releases the out-of-memory ladder asks for.
+ * longest go first), trimming at synchronization (release_threshold_mb,
+ * per device: the default memory pool's release threshold may change it),
+ * the trims cudaMemPoolTrimTo asks for (pool_view.c) and the releases the
+ * out-of-memory ladder asks for.
  *
  * Only wholly free (idle) segments, free tails of expandable ranges and the
  * chunks kept for stitching (stitch.c) are released. The backend's mem_free
@@ -173,13 +175,27 @@ void cm_release_gc_locked(cm_device *d, size_t size)
  * so releasing costs no stall) idle memory above it goes back. */
 void cm_release_trim_locked(cm_device *d)
 {
-	size_t keep = d->heap->cfg.release_threshold;
+	size_t keep = d->release_threshold;
 	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes - d->stats.inactive_split_bytes;
 	if (keep == SIZE_MAX || idle <= keep)
 		return;
 	if (cm_stitch_release(d) + cm_exp_trim_all(d) +
 	    cm_release_oldest(d, idle - keep))
 		d->stats.trims++;
+}
+
+/* cudaMemPoolTrimTo on the default pool (pool_view.c): idle memory goes
+ * back until at most keep bytes stay reserved. */
+size_t cm_release_down_to_locked(cm_device *d, size_t keep)
+{
+	size_t freed = 0;
+	if (d->stats.reserved_bytes > keep)
+		freed += cm_stitch_release(d);
+	if (d->stats.reserved_bytes > keep)
+		freed += cm_exp_trim_all(d);
+	if (d->stats.reserved_bytes > keep)
+		freed += cm_release_oldest(d, d->stats.reserved_bytes - keep);
+	return freed;
 }
 
 /* cudaMemGetInfo as the program should see it: memory idle in the cache

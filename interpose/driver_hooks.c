@@ -4,7 +4,8 @@
  * Every CUDA runtime, static or shared, and every driver-API program ends
  * here (docs/design.md, "The driver layer"): these hooks serve allocation
  * from the cache, tell the core about streams, synchronization, captures
- * and contexts, and answer pointer queries with the block. They are
+ * and contexts, answer pointer queries with the block and the default
+ * memory pool's attributes and trims with the cache's. They are
  * reached through the exported symbol, through dlsym on the driver's
  * handle and through cuGetProcAddress (lookup.c), and are as thin as the
  * runtime-level hooks: pass through while the library is inside CUDA (the
@@ -283,6 +284,112 @@ static CUresult cm_drv_mem_info_answer(CUresult r, size_t *free_bytes, size_t *t
 CM_DRIVER_WATCH(cuMemGetInfo_v2, (size_t *free_bytes, size_t *total), (free_bytes, total), 0,
 		cm_drv_mem_info_answer(r_, free_bytes, total))
 
+/* ---- the default memory pool answered for the cache ---- */
+
+/* The context slot whose cache the pool stands for: pool is the default
+ * pool of a device (cuDeviceGetDefaultMemPool, asked each time: a reset
+ * makes a new one); the slot of the calling thread's context when that is
+ * on the device, else of the device's primary context. -1: none (an
+ * explicit pool, a device without a slot, no heap): CUDA's answer alone. */
+static int cm_drv_pool_slot(CUmemoryPool pool)
+{
+	int n = 0, slot;
+	if (cm_in_cuda || !pool || !cm_lib_heap() || !cm_drv.cuDeviceGetDefaultMemPool ||
+	    cm_drv.cuDeviceGetCount(&n) != CUDA_SUCCESS)
+		return -1;
+	for (CUdevice dev = 0; dev < n; dev++) {
+		CUmemoryPool p = NULL;
+		if (cm_drv.cuDeviceGetDefaultMemPool(&p, dev) != CUDA_SUCCESS || p != pool)
+			continue;
+		if (cm_lib_device(&slot) && cm_ctx_device(slot) == dev)
+			return slot;
+		return cm_ctx_find_primary(dev);
+	}
+	return -1;
+}
+
+/* The driver's answer for its own (empty, or graph-only) pool plus the
+ * cache's: used and reserved bytes and their high watermarks; the release
+ * threshold is the cache's (UINT64_MAX: keep all). */
+static CUresult cm_drv_pool_get_answer(CUresult r, int slot, CUmemPool_attribute attr, void *value)
+{
+	cm_heap *h;
+	cm_pool_view v;
+	if (r != CUDA_SUCCESS || slot < 0 || !value || !(h = cm_lib_heap()))
+		return r;
+	cm_in_cuda++;
+	bool ok = cm_pool_view_get(h, slot, &v);
+	cm_in_cuda--;
+	cuuint64_t *u = value;
+	if (!ok)
+		return r;
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+		*u += v.used;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		*u += v.used_high;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+		*u += v.reserved;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+		*u += v.reserved_high;
+		break;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		*u = v.release_threshold == SIZE_MAX ? UINT64_MAX : (cuuint64_t)v.release_threshold;
+		break;
+	default: /* the reuse policies: CUDA's */
+		break;
+	}
+	return r;
+}
+
+/* Once the driver accepted the setting (it refuses a high watermark set to
+ * anything but 0, and a current value): a watermark reset resets the
+ * cache's peak, a release threshold becomes the cache's for the slot. */
+static CUresult cm_drv_pool_set_answer(CUresult r, int slot, CUmemPool_attribute attr, void *value)
+{
+	cm_heap *h;
+	if (r != CUDA_SUCCESS || slot < 0 || !value || !(h = cm_lib_heap()))
+		return r;
+	cuuint64_t u = *(cuuint64_t *)value;
+	cm_in_cuda++;
+	if (attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH || attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH)
+		cm_pool_reset_high(h, slot, attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+				   attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH);
+	else if (attr == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+		cm_pool_set_release_threshold(h, slot, u >= SIZE_MAX ? SIZE_MAX : (size_t)u);
+	cm_in_cuda--;
+	return r;
+}
+
+/* After the driver trimmed its own pool: the cache keeps what the bytes
+ * asked leave beside what the driver still reserves. */
+static CUresult cm_drv_pool_trim_answer(CUresult r, int slot, CUmemoryPool pool, size_t keep)
+{
+	cm_heap *h;
+	cuuint64_t held = 0;
+	if (r != CUDA_SUCCESS || slot < 0 || !(h = cm_lib_heap()))
+		return r;
+	if (CM_DRV(cuMemPoolGetAttribute, (pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &held)) !=
+	    CUDA_SUCCESS)
+		held = 0;
+	cm_in_cuda++;
+	cm_pool_trim(h, slot, keep > held ? keep - held : 0);
+	cm_in_cuda--;
+	return r;
+}
+
+CM_DRIVER_WATCH(cuMemPoolGetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value),
+		(pool, attr, value), kept_ = cm_drv_pool_slot(pool),
+		cm_drv_pool_get_answer(r_, kept_, attr, value))
+CM_DRIVER_WATCH(cuMemPoolSetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value),
+		(pool, attr, value), kept_ = cm_drv_pool_slot(pool),
+		cm_drv_pool_set_answer(r_, kept_, attr, value))
+CM_DRIVER_WATCH(cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep), (pool, keep),
+		kept_ = cm_drv_pool_slot(pool), cm_drv_pool_trim_answer(r_, kept_, pool, keep))
+
 /* Whether p lies in memory of the cache: info.base is then the start of
  * the block the program holds there, or 0 where it holds none (freed,
  * parked, never handed out, or past the size the program asked for),
@@ -427,6 +534,9 @@ const cm_hook_entry cm_driver_table[] = {
 	CM_HOOK(cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset", false),
 	CM_HOOK(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease", false),
 	CM_HOOK(cuMemGetInfo_v2, "cuMemGetInfo", false),
+	CM_HOOK(cuMemPoolGetAttribute, "cuMemPoolGetAttribute", false),
+	CM_HOOK(cuMemPoolSetAttribute, "cuMemPoolSetAttribute", false),
+	CM_HOOK(cuMemPoolTrimTo, "cuMemPoolTrimTo", false),
 	CM_HOOK(cuMemGetAddressRange_v2, "cuMemGetAddressRange", false),
 	CM_HOOK(cuPointerGetAttribute, "cuPointerGetAttribute", false),
 	CM_HOOK(cuPointerGetAttributes, "cuPointerGetAttributes", false),

@@ -82,6 +82,10 @@ typedef struct cm_real_table {
 	X(cuMemFreeAsync, (CUdeviceptr p, CUstream s))                                     \
 	X(cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s))                                \
 	X(cuMemGetInfo_v2, (size_t * free_bytes, size_t *total))                           \
+	X(cuDeviceGetDefaultMemPool, (CUmemoryPool * pool, CUdevice dev))                  \
+	X(cuMemPoolGetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value)) \
+	X(cuMemPoolSetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value)) \
+	X(cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep))                               \
 	X(cuMemGetAddressRange_v2, (CUdeviceptr * base, size_t *size, CUdeviceptr p))      \
 	X(cuPointerGetAttribute, (void *data, CUpointer_attribute a, CUdeviceptr p))       \
 	X(cuPointerGetAttributes,                                                          \

@@ -998,6 +998,62 @@ static void test_device_reset(void **state)
 	fixture_close(&f);
 }
 
+/* The default memory pool's view (core/pool_view.c): used and reserved
+ * with their peaks, a peak reset to the current value, a trim down to the
+ * bytes asked (never below what live blocks need), and the device's
+ * release threshold, set and back to the configuration's at a reset. */
+static void test_pool_view(void **state)
+{
+	(void)state;
+	fixture f;
+	cm_pool_view v;
+	fixture_open(&f, GiB, NULL);
+	uintptr_t p1 = fixture_malloc(&f, 64 * MiB), p2 = fixture_malloc(&f, 64 * MiB);
+	uintptr_t p3 = fixture_malloc(&f, 64 * MiB);
+	assert_int_equal(cm_free(f.heap, p2), CM_OK);
+	assert_int_equal(cm_free(f.heap, p3), CM_OK); /* both parked: still reserved */
+	assert_true(cm_pool_view_get(f.heap, 0, &v));
+	assert_false(cm_pool_view_get(f.heap, 1, &v)); /* one device */
+	assert_int_equal(v.used, 64 * MiB);
+	assert_int_equal(v.used_high, 192 * MiB);
+	assert_int_equal(v.reserved, 192 * MiB);
+	assert_int_equal(v.reserved_high, 192 * MiB);
+	assert_int_equal(v.release_threshold, SIZE_MAX);
+
+	cm_pool_reset_high(f.heap, 0, true, false);
+	assert_true(cm_pool_view_get(f.heap, 0, &v));
+	assert_int_equal(v.used_high, 64 * MiB);
+	assert_int_equal(v.reserved_high, 192 * MiB);
+
+	assert_int_equal(cm_pool_trim(f.heap, 0, 128 * MiB), 64 * MiB); /* one idle segment */
+	assert_true(cm_pool_view_get(f.heap, 0, &v));
+	assert_int_equal(v.reserved, 128 * MiB);
+	assert_int_equal(cm_pool_trim(f.heap, 0, 0), 64 * MiB); /* the live block's stays */
+	assert_int_equal(cm_pool_trim(f.heap, 0, 0), 0);
+	assert_true(cm_pool_view_get(f.heap, 0, &v));
+	assert_int_equal(v.reserved, 64 * MiB);
+	assert_int_equal(v.used, 64 * MiB);
+	cm_pool_reset_high(f.heap, 0, false, true);
+	assert_true(cm_pool_view_get(f.heap, 0, &v));
+	assert_int_equal(v.reserved_high, 64 * MiB);
+	fixture_check(&f);
+
+	/* A threshold of 0: a device synchronization gives idle memory back. */
+	cm_pool_set_release_threshold(f.heap, 0, 0);
+	uintptr_t q = fixture_malloc(&f, 64 * MiB);
+	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_device_sync(&f);
+	assert_true(cm_pool_view_get(f.heap, 0, &v));
+	assert_int_equal(v.release_threshold, 0);
+	assert_int_equal(v.reserved, 64 * MiB);
+	assert_int_equal(cm_free(f.heap, p1), CM_OK);
+	cm_device_reset(f.heap, 0); /* a new default pool: the configuration's threshold */
+	assert_true(cm_pool_view_get(f.heap, 0, &v));
+	assert_int_equal(v.release_threshold, SIZE_MAX);
+	assert_int_equal(v.reserved, 0);
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1032,6 +1088,7 @@ int main(void)
 		cmocka_unit_test(test_oom_releases_cache),
 		cmocka_unit_test(test_device_reset),
 		cmocka_unit_test(test_refused_free_stays_counted),
+		cmocka_unit_test(test_pool_view),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

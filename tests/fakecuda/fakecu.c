@@ -375,6 +375,8 @@ void fk_ctx_reset(CUcontext ctx)
 	fk_drain_frees();
 	fk_streams_reset_ctx(ctx); /* captures, user streams, events */
 	fk_mem_reset_ctx(ctx);     /* every allocation of the context */
+	if (ctx->primary)
+		fk_pool_reset_default(ctx->dev);
 }
 
 static CUresult fk_device_check(CUdevice dev)
@@ -597,8 +599,10 @@ FK_API CUresult cuCtxSynchronize_v2(CUcontext ctx)
 	if (r != CUDA_SUCCESS)
 		return r;
 	r = fk_status(fk.be->device_synchronize(fk.be->ctx, ctx->dev), CUDA_ERROR_INVALID_CONTEXT);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
 		fk_drain_frees();
+		fk_pools_synced(ctx->dev);
+	}
 	return r;
 }
 

@@ -21,7 +21,9 @@
  * - fakecu_exports.c: the exported ABI variants (_ptsz, _ptds, v1) and the
  *   private export table of the fake runtime;
  * - fakecu_procaddr.c: cuGetProcAddress and its table;
- * - fakecu_peer.c: peer access between devices, peer copies.
+ * - fakecu_peer.c: peer access between devices, peer copies;
+ * - fakecu_pool.c: memory pools (each device's default pool, explicit
+ *   pools), their attributes and trims.
  *
  * Memory model: a device pointer is a host address inside the sim's region.
  * The sim is created with four times the configured capacity as address
@@ -94,7 +96,23 @@ typedef struct fk_alloc {
 	uint64_t cap_id; /* cuMemAllocAsync during a capture: that capture */
 	unsigned host_flags; /* FK_HOST: cuMemHostAlloc's flags */
 	bool registered;     /* FK_HOST: cuMemHostRegister'ed, not allocated */
+	CUmemoryPool pool;   /* FK_ASYNC outside a capture: the pool it came from */
 } fk_alloc;
+
+/* A memory pool (fakecu_pool.c): a device's default pool (fk.dpool[dev],
+ * never freed) or one made by cuMemPoolCreate (freed never either, so that
+ * a destroyed handle stays recognizably dead). used: bytes of its
+ * allocations not freed (each charged as fk_charge rounds it); reserved:
+ * used plus what its frees left it holding, given back at a
+ * synchronization above the release threshold or by a trim. */
+struct CUmemPoolHandle_st {
+	struct CUmemPoolHandle_st *next; /* explicit pools: fk.pools */
+	int dev;
+	bool dflt; /* the device's default pool */
+	bool live; /* explicit: until cuMemPoolDestroy */
+	uint64_t used, used_high, reserved, reserved_high, threshold;
+	int reuse[3]; /* the REUSE_* attributes (1 to 3), default enabled */
+};
 
 typedef enum fk_skind { FK_S_LEGACY, FK_S_PT, FK_S_USER } fk_skind;
 
@@ -169,6 +187,8 @@ struct fk {
 	atomic_bool inited; /* cuInit succeeded */
 	atomic_bool dead;   /* this process is a fork child of an initialized one */
 	struct CUctx_st prim[FK_MAX_DEVICES];
+	struct CUmemPoolHandle_st dpool[FK_MAX_DEVICES]; /* default pools */
+	struct CUmemPoolHandle_st *pools;                /* explicit pools */
 
 	pthread_mutex_t lock;
 	fk_alloc *allocs; /* sorted by ptr */
@@ -237,6 +257,22 @@ int fk_lookup_range(const void *p, size_t n, fk_alloc *out);
 void fk_mem_reset_ctx(CUcontext ctx);
 CUresult fk_alloc_kind(size_t n, fk_kind kind, void **out);
 CUresult fk_free_host(void *p);
+
+/* fakecu_pool.c */
+/* The default pool of dev. */
+CUmemoryPool fk_pool_default(int dev);
+/* fk.lock held: a live pool handle? */
+bool fk_pool_valid_locked(CUmemoryPool p);
+/* fk.lock held: an allocation of charge bytes made from p, or freed. */
+void fk_pool_charge_locked(CUmemoryPool p, size_t charge);
+void fk_pool_uncharge_locked(CUmemoryPool p, size_t charge);
+/* A stream, event or context synchronization on dev succeeded: each pool
+ * of dev holding more than its release threshold gives the rest back. */
+void fk_pools_synced(int dev);
+/* dev's primary context was reset: its default pool is a new one. */
+void fk_pool_reset_default(int dev);
+CUresult fk_malloc_pool(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream stream,
+			bool ptsz);
 
 /* fakecu_stream.c */
 CUresult fk_stream_resolve(CUstream s, bool ptsz, fk_sref *out);

@@ -243,6 +243,11 @@ FK_API CUresult cuMemFree_v2(CUdeviceptr dptr)
 	if (!fk_take((uintptr_t)dptr, false, &a))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (a.kind == FK_ASYNC) { /* no implicit synchronization */
+		if (a.pool) {
+			pthread_mutex_lock(&fk.lock);
+			fk_pool_uncharge_locked(a.pool, a.charge);
+			pthread_mutex_unlock(&fk.lock);
+		}
 		fk_defer_free(a.dev, a.ptr, a.charge, NULL);
 		return CUDA_SUCCESS;
 	}
@@ -381,7 +386,11 @@ FK_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t Wid
 
 /* ---- stream-ordered allocation ------------------------------------------ */
 
-CUresult fk_malloc_async(CUdeviceptr *dptr, size_t size, CUstream stream, bool ptsz)
+/* pool NULL: the device's default pool (cuMemAllocAsync; the fake has no
+ * cuDeviceSetMemPool). Memory made during a capture is the graph's, not a
+ * pool's. */
+CUresult fk_malloc_pool(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream stream,
+			bool ptsz)
 {
 	fk_sref ref;
 	uint64_t cap_id;
@@ -389,6 +398,12 @@ CUresult fk_malloc_async(CUdeviceptr *dptr, size_t size, CUstream stream, bool p
 
 	if (r == CUDA_SUCCESS && !dptr)
 		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS && pool) {
+		pthread_mutex_lock(&fk.lock);
+		if (!fk_pool_valid_locked(pool))
+			r = CUDA_ERROR_INVALID_VALUE;
+		pthread_mutex_unlock(&fk.lock);
+	}
 	if (r == CUDA_SUCCESS)
 		r = fk_stream_resolve(stream, ptsz, &ref);
 	if (r == CUDA_SUCCESS)
@@ -401,9 +416,26 @@ CUresult fk_malloc_async(CUdeviceptr *dptr, size_t size, CUstream stream, bool p
 		*dptr = 0;
 		return CUDA_SUCCESS;
 	}
+	if (!pool)
+		pool = fk_pool_default(ref.dev);
 	/* Fresh memory needs no ordering; during a capture this stands in for
 	 * the graph's allocation node. */
-	return fk_dev_alloc(ref.dev, size, FK_ASYNC, cap_id, (void **)dptr);
+	r = fk_dev_alloc(pool->dev, size, FK_ASYNC, cap_id, (void **)dptr);
+	if (r == CUDA_SUCCESS && !cap_id) {
+		pthread_mutex_lock(&fk.lock);
+		size_t i = fk_exact((uintptr_t)*dptr);
+		if (i != SIZE_MAX) {
+			fk.allocs[i].pool = pool;
+			fk_pool_charge_locked(pool, fk.allocs[i].charge);
+		}
+		pthread_mutex_unlock(&fk.lock);
+	}
+	return r;
+}
+
+CUresult fk_malloc_async(CUdeviceptr *dptr, size_t size, CUstream stream, bool ptsz)
+{
+	return fk_malloc_pool(dptr, size, NULL, stream, ptsz);
 }
 
 CUresult fk_free_async(CUdeviceptr dptr, CUstream stream, bool ptsz)
@@ -434,6 +466,8 @@ CUresult fk_free_async(CUdeviceptr dptr, CUstream stream, bool ptsz)
 	    (!cap_id || fk.allocs[i].cap_id == cap_id)) {
 		a = fk.allocs[i];
 		fk_remove(i);
+		if (a.pool)
+			fk_pool_uncharge_locked(a.pool, a.charge);
 		found = true;
 	}
 	pthread_mutex_unlock(&fk.lock);
@@ -576,6 +610,8 @@ void fk_mem_reset_ctx(CUcontext ctx)
 			if (fk.allocs[i].ctx == ctx) {
 				a = fk.allocs[i];
 				fk_remove(i);
+				if (a.pool)
+					fk_pool_uncharge_locked(a.pool, a.charge);
 				found = true;
 				break;
 			}

@@ -463,10 +463,12 @@ CUresult fk_stream_synchronize(CUstream stream, bool ptsz)
 	/* The legacy stream's work includes what its blocking streams had
 	 * queued (observed on an H200): wait for a point on it, which the sim
 	 * orders after them. */
-	if (ref.kind == FK_S_LEGACY)
-		return fk_wait_point(&ref);
-	return fk_status(fk.be->stream_synchronize(fk.be->ctx, ref.dev, ref.h),
-				CUDA_ERROR_INVALID_HANDLE);
+	r = ref.kind == FK_S_LEGACY ? fk_wait_point(&ref)
+				    : fk_status(fk.be->stream_synchronize(fk.be->ctx, ref.dev, ref.h),
+						CUDA_ERROR_INVALID_HANDLE);
+	if (r == CUDA_SUCCESS)
+		fk_pools_synced(ref.dev);
+	return r;
 }
 
 /* Is any blocking user stream of dev busy? (Other threads' per-thread
@@ -957,6 +959,8 @@ FK_API CUresult cuEventSynchronize(CUevent event)
 	if (r == CUDA_SUCCESS)
 		r = fk_status(fk.be->event_synchronize(fk.be->ctx, ei.dev, (cm_event)event),
 			      CUDA_ERROR_INVALID_HANDLE);
+	if (r == CUDA_SUCCESS)
+		fk_pools_synced(ei.dev);
 	return r;
 }
 

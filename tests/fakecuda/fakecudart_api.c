@@ -234,6 +234,77 @@ RT_API cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream)
 	return rt_free_async(devPtr, hStream, 0);
 }
 
+/* ---- memory pools: the driver's, the same attribute numbers ------------- */
+
+_Static_assert(sizeof(struct cudaMemPoolProps) == sizeof(CUmemPoolProps), "pool properties");
+_Static_assert((int)cudaMemPoolAttrUsedMemHigh == (int)CU_MEMPOOL_ATTR_USED_MEM_HIGH,
+	       "pool attributes");
+_Static_assert((int)cudaMemPoolReuseFollowEventDependencies ==
+	       (int)CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES, "pool attributes");
+
+RT_API cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device)
+{
+	cudaError_t r = rt_init();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuDeviceGetDefaultMemPool[0](memPool, device));
+}
+
+RT_API cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps)
+{
+	CUmemPoolProps props;
+	cudaError_t r = rt_init();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	if (!poolProps)
+		return rt_ret(cudaErrorInvalidValue);
+	memcpy(&props, poolProps, sizeof(props)); /* the same layout and values */
+	return rt_call(rt_cu.cuMemPoolCreate[0](memPool, &props));
+}
+
+RT_API cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool)
+{
+	cudaError_t r = rt_init();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemPoolDestroy[0](memPool));
+}
+
+RT_API cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+					   void *value)
+{
+	cudaError_t r = rt_init();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemPoolGetAttribute[0](memPool, (CUmemPool_attribute)attr, value));
+}
+
+RT_API cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr,
+					   void *value)
+{
+	cudaError_t r = rt_init();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemPoolSetAttribute[0](memPool, (CUmemPool_attribute)attr, value));
+}
+
+RT_API cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep)
+{
+	cudaError_t r = rt_init();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemPoolTrimTo[0](memPool, minBytesToKeep));
+}
+
+RT_API cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+					   cudaStream_t stream)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuMemAllocFromPoolAsync[0]((CUdeviceptr *)ptr, size, memPool, stream));
+}
+
 /* ---- queries ------------------------------------------------------------ */
 
 RT_API cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)

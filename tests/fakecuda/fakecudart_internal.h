@@ -60,7 +60,10 @@
 	X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventDestroy)        \
 	X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess) X(cuMemcpyPeer) X(cuMemcpyPeerAsync)    \
 	X(cuMemHostAlloc) X(cuMemHostGetFlags) X(cuMemHostGetDevicePointer)            \
-	X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemAllocPitch)
+	X(cuMemHostRegister) X(cuMemHostUnregister) X(cuMemAllocPitch)                 \
+	X(cuDeviceGetDefaultMemPool) X(cuMemPoolCreate) X(cuMemPoolDestroy)            \
+	X(cuMemPoolGetAttribute) X(cuMemPoolSetAttribute) X(cuMemPoolTrimTo)           \
+	X(cuMemAllocFromPoolAsync)
 
 /* rt_cu.name[0]: the legacy-stream function, [1]: the per-thread one (the
  * same where the driver has no per-thread variant). */

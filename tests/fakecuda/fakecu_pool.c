@@ -1,0 +1,279 @@
+/* tests/fakecuda/fakecu_pool.c - memory pools of the fake CUDA driver.
+ *
+ * As NVIDIA documents them (cuda.h, "Stream Ordered Memory Allocator"):
+ * each device has a default pool (cuDeviceGetDefaultMemPool), which
+ * cuMemAllocAsync allocates from (the fake has no cuDeviceSetMemPool, so
+ * it is always the device's current pool); cuMemPoolCreate makes others,
+ * of device memory (CU_MEM_ALLOCATION_TYPE_PINNED on a
+ * CU_MEM_LOCATION_TYPE_DEVICE location; host pools are not modelled:
+ * CUDA_ERROR_NOT_SUPPORTED), which cuMemAllocFromPoolAsync allocates
+ * from and cuMemPoolDestroy destroys (a default pool cannot be destroyed:
+ * CUDA_ERROR_INVALID_VALUE; a destroyed handle is CUDA_ERROR_INVALID_VALUE
+ * from then on).
+ *
+ * Attributes (cuMemPoolGetAttribute / SetAttribute): the three REUSE_*
+ * (int, default 1) and RELEASE_THRESHOLD (cuuint64_t, default 0) are read
+ * and written; USED_MEM_CURRENT and RESERVED_MEM_CURRENT are read only;
+ * USED_MEM_HIGH and RESERVED_MEM_HIGH are read, and set only to 0, which
+ * resets them to the current value. Anything else is
+ * CUDA_ERROR_INVALID_VALUE.
+ *
+ * Accounting: an allocation adds its charge (fakecu_mem.c's rounding) to
+ * used, and to reserved where the memory its frees left the pool holding
+ * does not cover it; a free takes it from used only, so the pool holds it
+ * (reserved) until a stream, event or context synchronization of its
+ * device finds more than the release threshold reserved, or a trim
+ * (cuMemPoolTrimTo: after the queued frees completed, reserved down to
+ * the bytes asked, never below used). The memory itself goes back to the
+ * sim at the free, as before (fakecu.c's deferred frees): the fake models
+ * what the pool reports, not its reuse. Not measured on an H200: the
+ * granularity at which NVIDIA's pools reserve (the fake reserves what it
+ * charges).
+ */
+#include "fakecu_internal.h"
+
+#include <stdlib.h>
+
+static void fk_pool_init(CUmemoryPool p, int dev, bool dflt)
+{
+	*p = (struct CUmemPoolHandle_st){ .dev = dev, .dflt = dflt, .live = true,
+					  .reuse = { 1, 1, 1 } };
+}
+
+/* fk.lock held. */
+static CUmemoryPool fk_pool_default_locked(int dev)
+{
+	CUmemoryPool p = &fk.dpool[dev];
+	if (!p->live)
+		fk_pool_init(p, dev, true);
+	return p;
+}
+
+CUmemoryPool fk_pool_default(int dev)
+{
+	pthread_mutex_lock(&fk.lock);
+	CUmemoryPool p = fk_pool_default_locked(dev);
+	pthread_mutex_unlock(&fk.lock);
+	return p;
+}
+
+bool fk_pool_valid_locked(CUmemoryPool p)
+{
+	if (!p)
+		return false;
+	for (int dev = 0; dev < fk.ndev; dev++)
+		if (p == &fk.dpool[dev]) {
+			fk_pool_default_locked(dev);
+			return true;
+		}
+	for (CUmemoryPool q = fk.pools; q; q = q->next)
+		if (q == p)
+			return q->live;
+	return false;
+}
+
+void fk_pool_charge_locked(CUmemoryPool p, size_t charge)
+{
+	p->used += charge;
+	if (p->used > p->reserved)
+		p->reserved = p->used;
+	if (p->used > p->used_high)
+		p->used_high = p->used;
+	if (p->reserved > p->reserved_high)
+		p->reserved_high = p->reserved;
+}
+
+void fk_pool_uncharge_locked(CUmemoryPool p, size_t charge)
+{
+	p->used -= charge < p->used ? charge : p->used;
+}
+
+/* fk.lock held: gives back what p holds above keep, never below used. */
+static void fk_pool_release_locked(CUmemoryPool p, uint64_t keep)
+{
+	if (p->reserved > keep)
+		p->reserved = keep > p->used ? keep : p->used;
+}
+
+void fk_pools_synced(int dev)
+{
+	if (dev < 0 || dev >= fk.ndev)
+		return;
+	pthread_mutex_lock(&fk.lock);
+	CUmemoryPool d = fk_pool_default_locked(dev);
+	fk_pool_release_locked(d, d->threshold);
+	for (CUmemoryPool q = fk.pools; q; q = q->next)
+		if (q->dev == dev)
+			fk_pool_release_locked(q, q->threshold);
+	pthread_mutex_unlock(&fk.lock);
+}
+
+void fk_pool_reset_default(int dev)
+{
+	pthread_mutex_lock(&fk.lock);
+	fk_pool_init(&fk.dpool[dev], dev, true);
+	pthread_mutex_unlock(&fk.lock);
+}
+
+FK_API CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
+{
+	CUresult r = fk_initialized();
+	if (r == CUDA_SUCCESS && !pool_out)
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS && (dev < 0 || dev >= fk.ndev))
+		r = CUDA_ERROR_INVALID_DEVICE;
+	if (r == CUDA_SUCCESS)
+		*pool_out = fk_pool_default(dev);
+	return r;
+}
+
+/* Without cuDeviceSetMemPool the current pool is the default one. */
+FK_API CUresult cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+	return cuDeviceGetDefaultMemPool(pool, dev);
+}
+
+FK_API CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
+{
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!pool || !props || props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (props->location.type != CU_MEM_LOCATION_TYPE_DEVICE)
+		return CUDA_ERROR_NOT_SUPPORTED; /* host pools: not modelled */
+	if (props->location.id < 0 || props->location.id >= fk.ndev)
+		return CUDA_ERROR_INVALID_VALUE;
+	CUmemoryPool p = malloc(sizeof(*p));
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	fk_pool_init(p, props->location.id, false);
+	pthread_mutex_lock(&fk.lock);
+	p->next = fk.pools;
+	fk.pools = p;
+	pthread_mutex_unlock(&fk.lock);
+	*pool = p;
+	return CUDA_SUCCESS;
+}
+
+FK_API CUresult cuMemPoolDestroy(CUmemoryPool pool)
+{
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	pthread_mutex_lock(&fk.lock);
+	if (!fk_pool_valid_locked(pool) || pool->dflt)
+		r = CUDA_ERROR_INVALID_VALUE;
+	else
+		pool->live = false; /* its outstanding allocations stay valid */
+	pthread_mutex_unlock(&fk.lock);
+	return r;
+}
+
+FK_API CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&fk.lock);
+	if (!fk_pool_valid_locked(pool)) {
+		r = CUDA_ERROR_INVALID_VALUE;
+	} else {
+		switch (attr) {
+		case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+		case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+		case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+			*(int *)value = pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+			break;
+		case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+			*(cuuint64_t *)value = pool->threshold;
+			break;
+		case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+			*(cuuint64_t *)value = pool->reserved;
+			break;
+		case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+			*(cuuint64_t *)value = pool->reserved_high;
+			break;
+		case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+			*(cuuint64_t *)value = pool->used;
+			break;
+		case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+			*(cuuint64_t *)value = pool->used_high;
+			break;
+		default:
+			r = CUDA_ERROR_INVALID_VALUE;
+		}
+	}
+	pthread_mutex_unlock(&fk.lock);
+	return r;
+}
+
+FK_API CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&fk.lock);
+	if (!fk_pool_valid_locked(pool)) {
+		r = CUDA_ERROR_INVALID_VALUE;
+	} else {
+		switch (attr) {
+		case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+		case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+		case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+			pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] =
+				*(int *)value;
+			break;
+		case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+			pool->threshold = *(cuuint64_t *)value;
+			break;
+		case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+			if (*(cuuint64_t *)value)
+				r = CUDA_ERROR_INVALID_VALUE; /* "illegal ... a non-zero value" */
+			else
+				pool->reserved_high = pool->reserved;
+			break;
+		case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+			if (*(cuuint64_t *)value)
+				r = CUDA_ERROR_INVALID_VALUE;
+			else
+				pool->used_high = pool->used;
+			break;
+		default: /* the current values are read only */
+			r = CUDA_ERROR_INVALID_VALUE;
+		}
+	}
+	pthread_mutex_unlock(&fk.lock);
+	return r;
+}
+
+FK_API CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
+{
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	fk_drain_frees(); /* the frees queued so far completed */
+	pthread_mutex_lock(&fk.lock);
+	if (!fk_pool_valid_locked(pool))
+		r = CUDA_ERROR_INVALID_VALUE;
+	else
+		fk_pool_release_locked(pool, minBytesToKeep);
+	pthread_mutex_unlock(&fk.lock);
+	return r;
+}
+
+FK_API CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+					CUstream hStream)
+{
+	return pool ? fk_malloc_pool(dptr, bytesize, pool, hStream, false) : CUDA_ERROR_INVALID_VALUE;
+}
+
+FK_API CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+					     CUstream hStream)
+{
+	return pool ? fk_malloc_pool(dptr, bytesize, pool, hStream, true) : CUDA_ERROR_INVALID_VALUE;
+}
