@@ -44,6 +44,9 @@ typedef enum cm_nvtx_mode {
 
 typedef struct cm_config {
 	size_t max_split_size;             /* bytes; SIZE_MAX: no limit */
+	/* max_non_split_rounding_mb: a free block of at least max_split_size
+	 * serves a request only when it wastes less than this (bytes). */
+	size_t max_non_split_rounding;
 	unsigned roundup_divisions[CM_ROUNDUP_INTERVALS]; /* 0 or 1: none */
 	double garbage_collection_threshold;   /* 0: off, else in (0, 1) */
 	bool expandable_segments;
@@ -75,6 +78,8 @@ typedef struct cm_config {
 
 #define CM_PINNED_AUTO SIZE_MAX
 #define CM_MAX_PENDING_DEFAULT ((size_t)256 << 20) /* max_pending_mb: 256 */
+/* max_non_split_rounding_mb: 20, PyTorch's default (kLargeBuffer). */
+#define CM_NON_SPLIT_ROUNDING_DEFAULT ((size_t)20 << 20)
 
 /* What %p, %h and %r stand for in an output path (config/path.c). */
 typedef struct cm_path_ids {
