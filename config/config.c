@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <signal.h>
 #include <string.h>
@@ -638,6 +639,21 @@ static const char *cm_set_memory_limit(cm_config *cfg, cm_slice v)
 	return NULL;
 }
 
+static const char *cm_set_log_level(cm_config *cfg, cm_slice v)
+{
+	if (cm_eq_nocase(v, "quiet"))
+		cfg->log_level = CM_LOG_QUIET;
+	else if (cm_eq_nocase(v, "errors"))
+		cfg->log_level = CM_LOG_ERRORS;
+	else if (cm_eq_nocase(v, "warnings"))
+		cfg->log_level = CM_LOG_WARNINGS;
+	else if (cm_eq_nocase(v, "info"))
+		cfg->log_level = CM_LOG_INFO;
+	else
+		return "unknown level";
+	return NULL;
+}
+
 static const char *cm_set_snapshot_stacks(cm_config *cfg, cm_slice v)
 {
 	return cm_parse_bool(v, &cfg->snapshot_stacks);
@@ -741,6 +757,11 @@ static const cm_option cm_options[] = {
 	  "at exit, one line on stderr: allocations served, cache hits, device "
 	  "allocations, peak reserved",
 	  cm_set_exit_summary },
+	{ "log_level", "enum", "warnings", "quiet, errors, warnings or info",
+	  "the library's messages on stderr: none, failures (out of memory), also "
+	  "bad settings and fallbacks, also a line when the cache starts; reports "
+	  "asked for (stats, exit_summary) print at every level",
+	  cm_set_log_level },
 	/* pinned host memory */
 	{ "pinned_max_cached_mb", "MiB", "auto (1/8 of RAM)",
 	  "an integer number of MiB, 0 or more, or auto",
@@ -1000,6 +1021,24 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->memory_limit = SIZE_MAX;
 	cfg->pinned_max_cached = CM_PINNED_AUTO;
 	cfg->pinned_use_cuda_host_register = false;
+	cfg->log_level = CM_LOG_WARNINGS;
+}
+
+FILE *cm_log_stream(const cm_config *cfg, cm_log_level level)
+{
+	return level != CM_LOG_QUIET && cfg->log_level >= level ? stderr : NULL;
+}
+
+void cm_log(const cm_config *cfg, cm_log_level level, const char *fmt, ...)
+{
+	FILE *out = cm_log_stream(cfg, level);
+	va_list ap;
+
+	if (!out)
+		return;
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
 }
 
 size_t cm_config_memory_limit(const cm_config *cfg, int dev)

@@ -61,7 +61,7 @@ static void *cm_lib_signal_thread(void *arg)
 		cm_stats_get(h, -1, &st);
 		cm_stats_print_text(&st, stderr);
 		if (cfg->oom_snapshot[0])
-			cm_snapshot_write(h, cfg->oom_snapshot, stderr);
+			cm_snapshot_write(h, cfg->oom_snapshot, cm_log_stream(cfg, CM_LOG_ERRORS));
 	}
 }
 
@@ -70,7 +70,8 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 	pthread_t t;
 	sigset_t all, old;
 	if (pipe2(cm_lib_signal_pipe, O_CLOEXEC) != 0) {
-		fprintf(stderr, "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
+		cm_log(cm_config_get(), CM_LOG_ERRORS,
+		       "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
 		return;
 	}
 	fcntl(cm_lib_signal_pipe[1], F_SETFL, O_NONBLOCK);
@@ -80,7 +81,8 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 	int err = pthread_create(&t, NULL, cm_lib_signal_thread, h);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err != 0) {
-		fprintf(stderr, "cachemalloc: report_signal: cannot start its thread: %s\n", strerror(err));
+		cm_log(cm_config_get(), CM_LOG_ERRORS,
+		       "cachemalloc: report_signal: cannot start its thread: %s\n", strerror(err));
 		return;
 	}
 	pthread_detach(t);
@@ -112,14 +114,16 @@ static bool cm_lib_init_locked(void)
 	if (cfg->expandable_segments) {
 		cm_vmm_backend_init(&cm_lib_backend, n);
 		if (!cm_lib_backend.vmm_map)
-			fprintf(stderr, "cachemalloc: expandable_segments:True, but the driver's "
-					"virtual memory API (cuMemCreate, cuMemMap) was not found: "
-					"using plain segments\n");
+			cm_log(cfg, CM_LOG_WARNINGS,
+			       "cachemalloc: expandable_segments:True, but the driver's "
+			       "virtual memory API (cuMemCreate, cuMemMap) was not found: "
+			       "using plain segments\n");
 	}
 	cm_backend_timer_wrap(&cm_lib_backend);
 	cm_heap *h = NULL;
 	if (cm_heap_create(&cm_lib_backend, cfg, &h) != CM_OK) {
-		fprintf(stderr, "cachemalloc: cannot create the cache; passing every call to CUDA\n");
+		cm_log(cfg, CM_LOG_ERRORS,
+		       "cachemalloc: cannot create the cache; passing every call to CUDA\n");
 		atomic_store(&cm_lib_disabled, true);
 		return false;
 	}
@@ -132,6 +136,8 @@ static bool cm_lib_init_locked(void)
 	if (cfg->metrics_path[0])
 		cm_metrics_start(h, cfg->metrics_path, cfg->metrics_period);
 	atomic_store_explicit(&cm_lib_heap_ptr, h, memory_order_release);
+	cm_log(cfg, CM_LOG_INFO, "cachemalloc: pid %ld: the cache serves %d device%s; "
+	       "CACHEMALLOC_CONF=%s\n", (long)getpid(), n, n == 1 ? "" : "s", cm_config_text());
 	return true;
 }
 
@@ -228,8 +234,9 @@ static cm_status cm_lib_free_async_guarded(cm_heap *h, uintptr_t p, CUstream s, 
 	cm_pointer_info(h, p, &info);
 	if (!info.ours)
 		return CM_ERR_NOT_OURS;
-	fprintf(stderr, "cachemalloc: a free on a capturing stream of 0x%lx: the block is kept "
-			"out of the cache for good\n", (unsigned long)p);
+	cm_log(cm_config_get(), CM_LOG_WARNINGS,
+	       "cachemalloc: a free on a capturing stream of 0x%lx: the block is kept "
+	       "out of the cache for good\n", (unsigned long)p);
 	return CM_OK;
 }
 
@@ -328,8 +335,9 @@ static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
 		if (h || errno != EEXIST)
-			fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-				strerror(errno));
+			cm_log(cm_config_get(), CM_LOG_ERRORS,
+			       "cachemalloc: cannot write statistics to %s: %s\n", path,
+			       strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return;
@@ -341,8 +349,8 @@ static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 	cm_stats_print_json_fields(st, f);
 	fputs("}\n", f);
 	if (fclose(f) != 0)
-		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-			strerror(errno));
+		cm_log(cm_config_get(), CM_LOG_ERRORS,
+		       "cachemalloc: cannot write statistics to %s: %s\n", path, strerror(errno));
 }
 
 static void cm_lib_print_summary(cm_heap *h, const cm_stats *st)
@@ -383,7 +391,7 @@ __attribute__((destructor)) static void cm_lib_fini(void)
 	if (!h)
 		return;
 	if (cfg->metrics_path[0])
-		cm_metrics_write(h, cfg->metrics_path, stderr);
+		cm_metrics_write(h, cfg->metrics_path, cm_log_stream(cfg, CM_LOG_ERRORS));
 	cm_eventlog_flush(h);
 	/* The heap is not destroyed: the driver frees device memory at exit,
 	 * and CUDA must not be called once the runtime unloads. */

@@ -80,6 +80,20 @@ with tempfile.TemporaryDirectory() as d:
         p = tool("check", "--", "/bin/true")
         check(p.returncode == 0 and "0 used a CUDA device" in p.stderr, "check on /bin/true: loaded, no device",
               p.stderr)
+        # log_level: warnings (bad entries) and errors (a statistics file not written) are shown
+        # by default and not under quiet; info adds a line when the cache starts.
+        bad = "foo:1,stats:exit-json:/nonexistent-dir/s.json"
+        p = tool("run", "--", prog, conf=bad)
+        check(p.returncode == 0 and 'unknown key "foo"' in p.stderr and "cannot write statistics" in p.stderr and
+              "the cache serves" not in p.stderr, "log_level default: warnings and errors", p.stderr)
+        p = tool("run", "--", prog, conf=bad + ",log_level:quiet")
+        check(p.returncode == 0 and p.stderr == "", "log_level:quiet prints nothing", p.stderr)
+        p = tool("run", "--", prog, conf=bad + ",log_level:errors")
+        check(p.returncode == 0 and "foo" not in p.stderr and "cannot write statistics" in p.stderr,
+              "log_level:errors: the errors only", p.stderr)
+        p = tool("run", "--", prog, conf="log_level:info")
+        check(p.returncode == 0 and re.search(r"cachemalloc: pid \d+: the cache serves 1 device", p.stderr),
+              "log_level:info: a line when the cache starts", p.stderr)
         p = tool("check", "--", "/bin/sh", "-c", "exit 3")
         check(p.returncode == 3, f"check exits with the program's status (3): {p.returncode}", p.stderr)
         p = tool("check", "--", "python3", "-c", "pass", env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"})

@@ -752,6 +752,43 @@ static void test_pytorch_keys(void **state)
 	done(p);
 }
 
+/* log_level: quiet, errors, warnings (default), info; cm_log_stream says
+ * which messages reach stderr. */
+static void test_log_level(void **state)
+{
+	static const struct {
+		const char *value;
+		cm_log_level level;
+		bool errors, warnings, info;
+	} cases[] = {
+		{ "quiet", CM_LOG_QUIET, false, false, false },
+		{ "errors", CM_LOG_ERRORS, true, false, false },
+		{ "warnings", CM_LOG_WARNINGS, true, true, false },
+		{ "INFO", CM_LOG_INFO, true, true, true },
+	};
+	cm_config def;
+	parsed *p;
+
+	(void)state;
+	cm_config_defaults(&def);
+	assert_int_equal(def.log_level, CM_LOG_WARNINGS);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[64];
+
+		snprintf(text, sizeof text, "log_level:%s", cases[i].value);
+		p = parse(text);
+		assert_clean(p);
+		assert_int_equal(p->cfg.log_level, cases[i].level);
+		assert_true((cm_log_stream(&p->cfg, CM_LOG_ERRORS) == stderr) == cases[i].errors);
+		assert_true((cm_log_stream(&p->cfg, CM_LOG_WARNINGS) == stderr) == cases[i].warnings);
+		assert_true((cm_log_stream(&p->cfg, CM_LOG_INFO) == stderr) == cases[i].info);
+		assert_null(cm_log_stream(&p->cfg, CM_LOG_QUIET));
+		done(p);
+	}
+	check_bad_value("log_level", "debug");
+	check_bad_value("log_level", "2");
+}
+
 /* max_non_split_rounding_mb: PyTorch's key, in MiB, default 20. */
 static void test_non_split_rounding(void **state)
 {
@@ -1300,6 +1337,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_key),
 		cmocka_unit_test(test_pytorch_keys),
 		cmocka_unit_test(test_non_split_rounding),
+		cmocka_unit_test(test_log_level),
 		cmocka_unit_test(test_empty_entries),
 		cmocka_unit_test(test_several_bad_entries),
 		cmocka_unit_test(test_nonprintable),
