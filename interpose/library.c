@@ -2,6 +2,7 @@
  * errors, graph captures, fork and exit. No policy: that is the core's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -325,6 +326,18 @@ static void cm_lib_print_levels(FILE *out, bool json)
 		fputs("none", out);
 }
 
+/* Whether PyTorch is in the process: an object named libtorch* or libc10*
+ * (libtorch_cuda.so, libc10_cuda.so) is loaded. cachemalloc check hints at
+ * PYTORCH_NO_CUDA_MEMORY_CACHING=1 only then. */
+static int cm_lib_torch_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+	const char *base = slash ? slash + 1 : info->dlpi_name;
+	return base && (strncmp(base, "libtorch", 8) == 0 || strncmp(base, "libc10", 6) == 0);
+}
+
 /* A process that used no device writes its report only where none is
  * (O_EXCL), so that a shell or a tool started beside the program does not
  * overwrite the program's statistics at a shared path. */
@@ -342,8 +355,9 @@ static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 			close(fd);
 		return;
 	}
-	fprintf(f, "{\"pid\": %ld, \"loaded\": true, \"device_used\": %s, \"levels\": [",
-		(long)getpid(), h ? "true" : "false");
+	fprintf(f, "{\"pid\": %ld, \"loaded\": true, \"device_used\": %s, \"torch\": %s, "
+		"\"levels\": [", (long)getpid(), h ? "true" : "false",
+		dl_iterate_phdr(cm_lib_torch_object, NULL) ? "true" : "false");
 	cm_lib_print_levels(f, true);
 	fputs("], ", f);
 	cm_stats_print_json_fields(st, f);

@@ -96,9 +96,20 @@ with tempfile.TemporaryDirectory() as d:
               "log_level:info: a line when the cache starts", p.stderr)
         p = tool("check", "--", "/bin/sh", "-c", "exit 3")
         check(p.returncode == 3, f"check exits with the program's status (3): {p.returncode}", p.stderr)
-        p = tool("check", "--", "python3", "-c", "pass", env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"})
-        check("PYTORCH_NO_CUDA_MEMORY_CACHING=1" in p.stderr and "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
-              "is not read" in p.stderr, "check's PyTorch hints", p.stderr)
+        # The PyTorch hint only where PyTorch is loaded (a stand-in libc10_cuda.so here), not for
+        # any command that names python.
+        p = tool("check", "--", "python3", "-c", "print(1)", env={"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"})
+        check("hint: for PyTorch" not in p.stderr and "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True "
+              "is not read" in p.stderr, "check: no PyTorch hint for python without torch", p.stderr)
+        c10 = os.path.join(d, "libc10_cuda.so")
+        open(os.path.join(d, "c10.c"), "w").write("int c10_stand_in;\n")
+        if subprocess.run(["cc", "-shared", "-fPIC", "-o", c10, os.path.join(d, "c10.c")]).returncode == 0:
+            load = ["python3", "-c", f"import ctypes; ctypes.CDLL({c10!r})"]
+            p = tool("check", "--", *load)
+            check("hint: for PyTorch, set PYTORCH_NO_CUDA_MEMORY_CACHING=1" in p.stderr,
+                  "check: the PyTorch hint where libc10_cuda.so is loaded", p.stderr)
+            p = tool("check", "--", *load, env={"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"})
+            check("hint: for PyTorch" not in p.stderr, "check: no hint with PyTorch's cache off", p.stderr)
         src = os.path.join(d, "st.c")
         open(src, "w").write("int main(void) { return 4; }\n")
         static = os.path.join(d, "st")
