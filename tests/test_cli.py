@@ -150,6 +150,33 @@ with tempfile.TemporaryDirectory() as d:
               "check names another preload exporting dlsym", str(warnings))
         problems, warnings = loader_problems("/bin/true", {"LD_PRELOAD": "/ours.so"}, "/ours.so")
         check(not any("dlsym" in w for w in warnings), "no dlsym warning without another preload", str(warnings))
+    # scripts/cachemalloc demo on a fresh machine says what it does, one line per step, before
+    # the demo's output: stand-ins for apt-get, pkg-config (zlib missing), meson, ninja (3 steps
+    # out of date) and python3 (the demo itself) first in PATH, a build folder not set up.
+    shims = os.path.join(d, "shims")
+    os.makedirs(shims)
+    stand_ins = {
+        "apt-get": 'echo "apt-get $*" >>"$SHIM_LOG"',
+        "sudo": 'exec "$@"',
+        "pkg-config": "exit 1",
+        "meson": 'echo "meson $*" >>"$SHIM_LOG"; [ "$1" = setup ] && mkdir -p "$2" && : >"$2/build.ninja"; exit 0',
+        "ninja": 'printf "[1/3] cc a\\n[2/3] cc b\\n[3/3] ld c\\n"',
+        "python3": 'echo "demo output"',
+    }
+    for name, body in stand_ins.items():
+        with open(os.path.join(shims, name), "w") as f:
+            f.write(f"#!/bin/sh\n{body}\n")
+        os.chmod(os.path.join(shims, name), 0o755)
+    fresh = os.path.join(d, "fresh-build")
+    e = dict(os.environ, PATH=shims + os.pathsep + os.environ["PATH"], CACHEMALLOC_BUILD_DIR=fresh,
+             SHIM_LOG=os.path.join(d, "shim.log"))
+    p = subprocess.run(["bash", os.path.join(SRC, "scripts", "cachemalloc"), "demo"], capture_output=True, text=True,
+                       env=e, timeout=60)
+    steps = [line for line in p.stderr.splitlines() if line.startswith("cachemalloc: ")]
+    want = ["cachemalloc: apt-get update (to install zlib1g-dev)", "cachemalloc: apt-get install zlib1g-dev",
+            f"cachemalloc: meson setup {fresh} (configuring)", f"cachemalloc: meson compile -C {fresh} (3 steps"]
+    check(p.returncode == 0 and len(steps) == 4 and all(s.startswith(w) for s, w in zip(steps, want)) and
+          p.stdout == "demo output\n", "scripts/cachemalloc demo: one line per step", p.stdout + p.stderr)
     p = tool("options")
     check(p.returncode == 0 and "memory_limit_mb" in p.stdout and "metrics" in p.stdout, "options", p.stderr)
 
