@@ -39,6 +39,13 @@ man = open(MAN).read()
 top = tool("--help")
 version = tool("--version").stdout.strip()
 check(f'"{version}"' in man.splitlines()[0], f"the manual page names {version}", man.splitlines()[0])
+# Under PYTORCH_NO_CUDA_MEMORY_CACHING=1 an out-of-memory is no torch.OutOfMemoryError: both
+# documents say which exception to catch.
+readme = open(os.path.join(SRC, "README.md")).read()
+for doc, text in (("README.md", readme), ("cachemalloc(1)", man)):
+    check(all(w in text for w in ("PYTORCH_NO_CUDA_MEMORY_CACHING=1", "CUDA error: out of memory",
+                                   "torch.OutOfMemoryError", "RuntimeError")),
+          f"{doc} says which exception an out-of-memory raises without PyTorch's cache")
 for c in COMMANDS:
     p = tool(c, "--help")
     check(p.returncode == 0 and "usage: cachemalloc " + c in p.stdout, f"{c} --help", p.stdout + p.stderr)
