@@ -8,8 +8,9 @@ dynamic symbols of the other preloaded libraries (LD_PRELOAD,
 /etc/ld.so.preload): one that exports dlsym answers the program's driver
 lookups before or instead of the library's. The run itself writes one
 statistics file per process (stats:exit-json with %p), which says whether
-the library was loaded, whether a device was used and at which levels the
-calls came (runtime, driver, lookups). The report goes to stderr; the
+the library was loaded, whether a device was used, at which levels the
+calls came (runtime, driver, lookups) and whether PyTorch was loaded
+(libtorch* or libc10*: the PyTorch hint is given only then). The report goes to stderr; the
 exit status is the program's.
 """
 import glob
