@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <signal.h>
 #include <string.h>
@@ -389,6 +390,13 @@ static const char *cm_set_max_split(cm_config *cfg, cm_slice v)
 	return NULL;
 }
 
+static const char *cm_set_non_split_rounding(cm_config *cfg, cm_slice v)
+{
+	uint64_t mib;
+
+	return cm_parse_mib(v, &mib, &cfg->max_non_split_rounding);
+}
+
 static const char *cm_set_gc_threshold(cm_config *cfg, cm_slice v)
 {
 	double d;
@@ -657,6 +665,21 @@ static const char *cm_set_memory_limit(cm_config *cfg, cm_slice v)
 	return NULL;
 }
 
+static const char *cm_set_log_level(cm_config *cfg, cm_slice v)
+{
+	if (cm_eq_nocase(v, "quiet"))
+		cfg->log_level = CM_LOG_QUIET;
+	else if (cm_eq_nocase(v, "errors"))
+		cfg->log_level = CM_LOG_ERRORS;
+	else if (cm_eq_nocase(v, "warnings"))
+		cfg->log_level = CM_LOG_WARNINGS;
+	else if (cm_eq_nocase(v, "info"))
+		cfg->log_level = CM_LOG_INFO;
+	else
+		return "unknown level";
+	return NULL;
+}
+
 static const char *cm_set_snapshot_stacks(cm_config *cfg, cm_slice v)
 {
 	return cm_parse_bool(v, &cfg->snapshot_stacks);
@@ -672,6 +695,11 @@ static const cm_option cm_options[] = {
 	  "an integer number of MiB, 20 or more",
 	  "cached blocks larger than this are never split (limits fragmentation)",
 	  cm_set_max_split },
+	{ "max_non_split_rounding_mb", "MiB", "20",
+	  "an integer number of MiB, 0 or more",
+	  "a free block of max_split_size_mb or more serves a request only when it "
+	  "is less than this larger (PyTorch's meaning)",
+	  cm_set_non_split_rounding },
 	{ "roundup_power2_divisions", "list", "0 (off)",
 	  "a power of two, or a list like [256:1,512:2,>:8] with power-of-two "
 	  "MiB sizes (or '>' for all larger) and divisions that are powers of "
@@ -757,6 +785,11 @@ static const cm_option cm_options[] = {
 	  "at exit, one line on stderr: allocations served, cache hits, device "
 	  "allocations, peak reserved",
 	  cm_set_exit_summary },
+	{ "log_level", "enum", "warnings", "quiet, errors, warnings or info",
+	  "the library's messages on stderr: none, failures (out of memory), also "
+	  "bad settings and fallbacks, also a line when the cache starts; reports "
+	  "asked for (stats, exit_summary) print at every level",
+	  cm_set_log_level },
 	/* pinned host memory */
 	{ "pinned_max_cached_mb", "MiB", "auto (1/8 of RAM)",
 	  "an integer number of MiB, 0 or more, or auto",
@@ -771,6 +804,31 @@ static const cm_option cm_options[] = {
 };
 
 #define CM_NOPTIONS (sizeof cm_options / sizeof cm_options[0])
+
+/* PyTorch's own PYTORCH_CUDA_ALLOC_CONF keys that are not options here
+ * (c10/core/AllocatorConfig.cpp, c10/cuda/CUDAAllocatorConfig.cpp): each
+ * is named as PyTorch's, with its equivalent or why it does not apply, in
+ * one line instead of the whole list of keys. */
+static const struct {
+	const char *name;
+	const char *answer;
+} cm_pytorch_keys[] = {
+	{ "backend", "does not apply: cachemalloc is the allocator (run PyTorch with "
+	  "PYTORCH_NO_CUDA_MEMORY_CACHING=1, and its cudaMalloc calls come here)" },
+	{ "release_lock_on_cudamalloc", "does not apply: it is about PyTorch's own "
+	  "allocator lock around cudaMalloc; cachemalloc has no such switch" },
+	{ "release_lock_on_hipmalloc", "does not apply: HIP, and PyTorch's own "
+	  "allocator lock; cachemalloc has no such switch" },
+	{ "pinned_use_hip_host_register", "equivalent: pinned_use_cuda_host_register" },
+	{ "pinned_num_register_threads", "no equivalent: with "
+	  "pinned_use_cuda_host_register:true the thread that asks registers its block" },
+	{ "pinned_use_background_threads", "no equivalent: cachemalloc has no background "
+	  "thread for pinned memory; a freed block is reused once its copies are complete" },
+	{ "pinned_reserve_segment_size_mb", "no equivalent: pinned blocks are cached one "
+	  "by one, bounded by pinned_max_cached_mb" },
+	{ "graph_capture_record_stream_reuse", "does not apply: a block freed during a "
+	  "graph capture is never reused (kept out of the cache)" },
+};
 
 static const char cm_sim_accepted[] =
 	"a byte count above 0 with an optional K, M, G or T suffix (powers of 1024)";
@@ -833,6 +891,15 @@ static void cm_report_unknown(cm_report *r, cm_slice key, cm_slice value)
 {
 	if (!cm_report_begin(r))
 		return;
+	for (size_t i = 0; i < sizeof cm_pytorch_keys / sizeof cm_pytorch_keys[0]; i++) {
+		if (!cm_eq(key, cm_pytorch_keys[i].name))
+			continue;
+		fprintf(r->err, "PyTorch's key %s (value ", cm_pytorch_keys[i].name);
+		cm_quote(r->err, value);
+		fprintf(r->err, ") ignored: %s; accepted: the keys cachemalloc options lists\n",
+			cm_pytorch_keys[i].answer);
+		return;
+	}
 	if (key.n == 0) {
 		fputs("empty key", r->err);
 	} else {
@@ -965,6 +1032,7 @@ void cm_config_defaults(cm_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->max_split_size = SIZE_MAX;
+	cfg->max_non_split_rounding = CM_NON_SPLIT_ROUNDING_DEFAULT;
 	cfg->garbage_collection_threshold = 0.0;
 	cfg->expandable_segments = false;
 	cfg->release_threshold = SIZE_MAX;
@@ -981,6 +1049,24 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->memory_limit = SIZE_MAX;
 	cfg->pinned_max_cached = CM_PINNED_AUTO;
 	cfg->pinned_use_cuda_host_register = false;
+	cfg->log_level = CM_LOG_WARNINGS;
+}
+
+FILE *cm_log_stream(const cm_config *cfg, cm_log_level level)
+{
+	return level != CM_LOG_QUIET && cfg->log_level >= level ? stderr : NULL;
+}
+
+void cm_log(const cm_config *cfg, cm_log_level level, const char *fmt, ...)
+{
+	FILE *out = cm_log_stream(cfg, level);
+	va_list ap;
+
+	if (!out)
+		return;
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
 }
 
 size_t cm_config_memory_limit(const cm_config *cfg, int dev)

@@ -42,8 +42,21 @@ typedef enum cm_nvtx_mode {
 	CM_NVTX_OFF,  /* never call NVTX */
 } cm_nvtx_mode;
 
+/* log_level: which of the library's own messages reach stderr. Reports
+ * asked for (stats:exit, exit_summary, report_signal) are printed at every
+ * level. */
+typedef enum cm_log_level {
+	CM_LOG_QUIET,    /* nothing */
+	CM_LOG_ERRORS,   /* failures: an out-of-memory report, a file not written */
+	CM_LOG_WARNINGS, /* and bad settings, fallbacks (default) */
+	CM_LOG_INFO,     /* and one line when the cache starts */
+} cm_log_level;
+
 typedef struct cm_config {
 	size_t max_split_size;             /* bytes; SIZE_MAX: no limit */
+	/* max_non_split_rounding_mb: a free block of at least max_split_size
+	 * serves a request only when it wastes less than this (bytes). */
+	size_t max_non_split_rounding;
 	unsigned roundup_divisions[CM_ROUNDUP_INTERVALS]; /* 0 or 1: none */
 	double garbage_collection_threshold;   /* 0: off, else in (0, 1) */
 	bool expandable_segments;
@@ -71,11 +84,14 @@ typedef struct cm_config {
 	/* Pinned host memory (core/host.c). */
 	size_t pinned_max_cached;          /* bytes; CM_PINNED_AUTO: 1/8 of RAM */
 	bool pinned_use_cuda_host_register; /* malloc + cudaHostRegister */
+	cm_log_level log_level;            /* messages on stderr (cm_log) */
 } cm_config;
 
 #define CM_PINNED_AUTO SIZE_MAX
 #define CM_PENDING_AUTO SIZE_MAX /* max_pending_mb:auto (core/fence.c, cm_pending_max) */
 #define CM_MAX_PENDING_DEFAULT ((size_t)256 << 20) /* auto's ceiling, and pinned memory's bound */
+/* max_non_split_rounding_mb: 20, PyTorch's default (kLargeBuffer). */
+#define CM_NON_SPLIT_ROUNDING_DEFAULT ((size_t)20 << 20)
 
 /* What %p, %h and %r stand for in an output path (config/path.c). */
 typedef struct cm_path_ids {
@@ -131,6 +147,15 @@ const cm_config *cm_config_get(void);
 /* The CACHEMALLOC_CONF text cm_config_get applied ("" when unset or
  * ignored), for reports that say which configuration they used. */
 const char *cm_config_text(void);
+
+/* The library's messages: printed on stderr when cfg's log_level is at
+ * least level (CM_LOG_ERRORS, CM_LOG_WARNINGS or CM_LOG_INFO). */
+void cm_log(const cm_config *cfg, cm_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* stderr when a message of this level is printed under cfg, else NULL: for
+ * the functions that take an error stream (NULL: silent). */
+FILE *cm_log_stream(const cm_config *cfg, cm_log_level level);
 
 /* Writes the table of options (name, accepted values, default, description). */
 void cm_config_print_options(FILE *out);

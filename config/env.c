@@ -84,11 +84,17 @@ static void cm_env_load(void)
 
 	const char *conf = getenv(CM_ENV_CONF);
 
-	cm_config_from_env(&cm_env_config, conf, getenv(CM_ENV_SIM), secure, stderr);
+	const char *sim = getenv(CM_ENV_SIM);
+
+	/* Parsed once quietly for log_level, which decides whether the bad
+	 * entries (warnings) are shown when it is parsed again. */
+	cm_config_from_env(&cm_env_config, conf, sim, secure, NULL);
+	cm_config_from_env(&cm_env_config, conf, sim, secure,
+			   cm_log_stream(&cm_env_config, CM_LOG_WARNINGS));
 	if (conf && !secure && (conf = strdup(conf)))
 		cm_env_text = conf;
 	cm_env_path_ids(&ids);
-	cm_config_expand_paths(&cm_env_config, &ids, stderr);
+	cm_config_expand_paths(&cm_env_config, &ids, cm_log_stream(&cm_env_config, CM_LOG_ERRORS));
 	/* Only whether a tool is named: NVTX itself loads it. */
 	cm_env_config.nvtx_injection = nvtx && nvtx[0];
 }

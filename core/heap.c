@@ -146,12 +146,12 @@ static cm_pool *cm_pool_for(cm_device *d, cm_stream_rec *consumer, bool small)
 }
 
 /* max_split_size, as PyTorch: a block above it is never split, and serves
- * only requests above it that waste less than CM_OVERSIZE_SLACK. */
+ * only requests above it that waste less than max_non_split_rounding_mb. */
 static bool cm_fit_ok(const cm_config *cfg, size_t size, size_t block)
 {
 	if (size < cfg->max_split_size && block >= cfg->max_split_size)
 		return false;
-	return size < cfg->max_split_size || block < size + CM_OVERSIZE_SLACK;
+	return size < cfg->max_split_size || block - size < cfg->max_non_split_rounding;
 }
 
 /* A block cm_reuse_prepare found awaiting its proof leaves the search

@@ -53,7 +53,6 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_MID_REQUEST (10 * CM_MiB)      /* up to this: 20 MiB segments */
 #define CM_MID_SEGMENT (20 * CM_MiB)
 #define CM_LARGE_ROUND (2 * CM_MiB)       /* larger: own segment, rounded */
-#define CM_OVERSIZE_SLACK (20 * CM_MiB)   /* waste allowed on an unsplittable block */
 #define CM_LARGE_MIN_REMAINDER CM_MiB     /* large blocks split only above this */
 
 #define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */

@@ -471,12 +471,12 @@ CM_DRIVER_QUERY(cuPointerGetAttributes,
 static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
 {
 	if (info->live && info->expandable)
-		fprintf(stderr,
+		cm_log(cm_config_get(), CM_LOG_ERRORS,
 			"cachemalloc: cuIpcGetMemHandle(0x%llx): memory of expandable segments cannot "
 			"be shared with cudaIpcGetMemHandle; run without expandable_segments:True to "
 			"share it\n", (unsigned long long)p);
 	else if (info->live)
-		fprintf(stderr,
+		cm_log(cm_config_get(), CM_LOG_ERRORS,
 			"cachemalloc: cuIpcGetMemHandle(0x%llx): this %zu-byte block shares a cached "
 			"segment, so another process would map the wrong memory; allocations of at "
 			"least max_split_size_mb get segments of their own "

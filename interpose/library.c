@@ -2,6 +2,7 @@
  * errors, graph captures, fork and exit. No policy: that is the core's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -76,17 +77,19 @@ static bool cm_lib_install_signal(int sig)
 
 __attribute__((constructor)) static void cm_lib_signal_early(void)
 {
-	int sig = cm_config_get()->report_signal;
+	const cm_config *cfg = cm_config_get();
+	int sig = cfg->report_signal;
 	if (!sig)
 		return;
 	if (pipe2(cm_lib_signal_pipe, O_CLOEXEC) != 0) {
-		fprintf(stderr, "cachemalloc: report_signal: cannot create a pipe: %s\n", strerror(errno));
+		cm_log(cfg, CM_LOG_ERRORS, "cachemalloc: report_signal: cannot create a pipe: %s\n",
+		       strerror(errno));
 		return;
 	}
 	fcntl(cm_lib_signal_pipe[1], F_SETFL, O_NONBLOCK);
 	if (!cm_lib_install_signal(sig))
-		fprintf(stderr, "cachemalloc: report_signal: cannot handle signal %d: %s\n", sig,
-			strerror(errno));
+		cm_log(cfg, CM_LOG_ERRORS, "cachemalloc: report_signal: cannot handle signal %d: %s\n",
+		       sig, strerror(errno));
 }
 
 static void *cm_lib_signal_thread(void *arg)
@@ -104,7 +107,7 @@ static void *cm_lib_signal_thread(void *arg)
 		cm_stats_get(h, -1, &st);
 		cm_stats_print_text(&st, stderr);
 		if (cfg->oom_snapshot[0])
-			cm_snapshot_write(h, cfg->oom_snapshot, stderr);
+			cm_snapshot_write(h, cfg->oom_snapshot, cm_log_stream(cfg, CM_LOG_ERRORS));
 	}
 }
 
@@ -120,7 +123,8 @@ static void cm_lib_watch_signal(cm_heap *h, int sig)
 	int err = pthread_create(&t, NULL, cm_lib_signal_thread, h);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err != 0) {
-		fprintf(stderr, "cachemalloc: report_signal: cannot start its thread: %s\n", strerror(err));
+		cm_log(cm_config_get(), CM_LOG_ERRORS,
+		       "cachemalloc: report_signal: cannot start its thread: %s\n", strerror(err));
 		return;
 	}
 	pthread_detach(t);
@@ -150,14 +154,16 @@ static bool cm_lib_init_locked(void)
 	if (cfg->expandable_segments) {
 		cm_vmm_backend_init(&cm_lib_backend, n);
 		if (!cm_lib_backend.vmm_map)
-			fprintf(stderr, "cachemalloc: expandable_segments:True, but the driver's "
-					"virtual memory API (cuMemCreate, cuMemMap) was not found: "
-					"using plain segments\n");
+			cm_log(cfg, CM_LOG_WARNINGS,
+			       "cachemalloc: expandable_segments:True, but the driver's "
+			       "virtual memory API (cuMemCreate, cuMemMap) was not found: "
+			       "using plain segments\n");
 	}
 	cm_backend_timer_wrap(&cm_lib_backend);
 	cm_heap *h = NULL;
 	if (cm_heap_create(&cm_lib_backend, cfg, &h) != CM_OK) {
-		fprintf(stderr, "cachemalloc: cannot create the cache; passing every call to CUDA\n");
+		cm_log(cfg, CM_LOG_ERRORS,
+		       "cachemalloc: cannot create the cache; passing every call to CUDA\n");
 		atomic_store(&cm_lib_disabled, true);
 		return false;
 	}
@@ -170,6 +176,8 @@ static bool cm_lib_init_locked(void)
 	if (cfg->metrics_path[0])
 		cm_metrics_start(h, cfg->metrics_path, cfg->metrics_period);
 	atomic_store_explicit(&cm_lib_heap_ptr, h, memory_order_release);
+	cm_log(cfg, CM_LOG_INFO, "cachemalloc: pid %ld: the cache serves %d device%s; "
+	       "CACHEMALLOC_CONF=%s\n", (long)getpid(), n, n == 1 ? "" : "s", cm_config_text());
 	return true;
 }
 
@@ -479,6 +487,18 @@ static void cm_lib_print_levels(FILE *out, bool json)
 		fputs("none", out);
 }
 
+/* Whether PyTorch is in the process: an object named libtorch* or libc10*
+ * (libtorch_cuda.so, libc10_cuda.so) is loaded. cachemalloc check hints at
+ * PYTORCH_NO_CUDA_MEMORY_CACHING=1 only then. */
+static int cm_lib_torch_object(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	const char *slash = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+	const char *base = slash ? slash + 1 : info->dlpi_name;
+	return base && (strncmp(base, "libtorch", 8) == 0 || strncmp(base, "libc10", 6) == 0);
+}
+
 /* The report, written whole (cm_outfile_write: a temporary file renamed
  * over the path, so that a full disk never leaves it empty or cut). A
  * process that used no device writes its report only where none is
@@ -490,30 +510,32 @@ static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f) {
-		fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-			strerror(errno));
+		cm_log(cm_config_get(), CM_LOG_ERRORS, "cachemalloc: cannot write statistics to %s: %s\n",
+		       path, strerror(errno));
 		return;
 	}
-	fprintf(f, "{\"pid\": %ld, \"loaded\": true, \"device_used\": %s, \"levels\": [",
-		(long)getpid(), h ? "true" : "false");
+	fprintf(f, "{\"pid\": %ld, \"loaded\": true, \"device_used\": %s, \"torch\": %s, "
+		"\"levels\": [", (long)getpid(), h ? "true" : "false",
+		dl_iterate_phdr(cm_lib_torch_object, NULL) ? "true" : "false");
 	cm_lib_print_levels(f, true);
 	fputs("], ", f);
 	cm_stats_print_json_fields(st, f);
 	fputs("}\n", f);
 	if (fclose(f) != 0) {
-		fprintf(stderr, "cachemalloc: cannot write statistics to %s: out of memory\n", path);
+		cm_log(cm_config_get(), CM_LOG_ERRORS,
+		       "cachemalloc: cannot write statistics to %s: out of memory\n", path);
 		free(buf);
 		return;
 	}
 	int fd = h ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (!h && fd < 0) {
 		if (errno != EEXIST)
-			fprintf(stderr, "cachemalloc: cannot write statistics to %s: %s\n", path,
-				strerror(errno));
+			cm_log(cm_config_get(), CM_LOG_ERRORS,
+			       "cachemalloc: cannot write statistics to %s: %s\n", path, strerror(errno));
 	} else {
 		if (fd >= 0)
 			close(fd); /* claimed: replaced whole below */
-		cm_outfile_write(path, buf, len, "statistics to", stderr);
+		cm_outfile_write(path, buf, len, "statistics to", cm_log_stream(cm_config_get(), CM_LOG_ERRORS));
 	}
 	free(buf);
 }
@@ -556,7 +578,7 @@ __attribute__((destructor)) static void cm_lib_fini(void)
 	if (!h)
 		return;
 	if (cfg->metrics_path[0])
-		cm_metrics_write(h, cfg->metrics_path, stderr);
+		cm_metrics_write(h, cfg->metrics_path, cm_log_stream(cfg, CM_LOG_ERRORS));
 	cm_eventlog_flush(h);
 	/* The heap is not destroyed: the driver frees device memory at exit,
 	 * and CUDA must not be called once the runtime unloads. */

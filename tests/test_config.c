@@ -142,6 +142,7 @@ static void test_defaults(void **state)
 	memset(&c, 0xab, sizeof c);
 	cm_config_defaults(&c);
 	assert_true(c.max_split_size == SIZE_MAX);
+	assert_true(c.max_non_split_rounding == 20 * MiB);
 	for (int i = 0; i < CM_ROUNDUP_INTERVALS; i++)
 		assert_int_equal(c.roundup_divisions[i], 0);
 	assert_true(c.garbage_collection_threshold == 0.0);
@@ -701,7 +702,7 @@ static void test_unknown_key(void **state)
 	p = parse_one_bad("expandable_segments:true,foo:1,max_split_size_mb:100",
 			  "unknown key \"foo\"", "(value \"1\")");
 	assert_contains(p->out, "accepted keys: max_split_size_mb, "
-				"roundup_power2_divisions, garbage_collection_threshold");
+				"max_non_split_rounding_mb, roundup_power2_divisions, garbage_collection_threshold");
 	assert_contains(p->out, "memgetinfo_counts_cache");
 	assert_true(p->cfg.expandable_segments);
 	assert_true(p->cfg.max_split_size == 100 * MiB);
@@ -711,9 +712,100 @@ static void test_unknown_key(void **state)
 			  "\"100\"");
 	assert_true(p->cfg.max_split_size == SIZE_MAX);
 	done(p);
-	/* PyTorch keys this library does not have are unknown here. */
-	p = parse_one_bad("backend:native", "unknown key \"backend\"", "\"native\"");
+}
+
+/* PyTorch's keys that are not options here: one line each, naming the key
+ * as PyTorch's and saying its equivalent or why it does not apply, without
+ * the list of every key. */
+static void test_pytorch_keys(void **state)
+{
+	static const struct {
+		const char *entry, *says;
+	} cases[] = {
+		{ "backend:cudaMallocAsync", "does not apply: cachemalloc is the allocator" },
+		{ "release_lock_on_cudamalloc:True", "does not apply" },
+		{ "release_lock_on_hipmalloc:True", "does not apply" },
+		{ "pinned_use_hip_host_register:True", "equivalent: pinned_use_cuda_host_register" },
+		{ "pinned_num_register_threads:8", "no equivalent" },
+		{ "pinned_use_background_threads:True", "no equivalent" },
+		{ "pinned_reserve_segment_size_mb:64", "no equivalent" },
+		{ "graph_capture_record_stream_reuse:True", "does not apply" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[128], key[64];
+		parsed *p;
+
+		snprintf(text, sizeof text, "expandable_segments:true,%s", cases[i].entry);
+		snprintf(key, sizeof key, "PyTorch's key %.*s (value \"",
+			 (int)(strchr(cases[i].entry, ':') - cases[i].entry), cases[i].entry);
+		p = parse_one_bad(text, key, cases[i].says);
+		if (strstr(p->out, "unknown key") || strstr(p->out, "max_split_size_mb"))
+			fail_msg("not one line of its own: %s", p->out);
+		assert_true(p->cfg.expandable_segments);
+		done(p);
+	}
+	/* A key neither has is still unknown, with the list. */
+	parsed *p = parse_one_bad("backends:native", "unknown key \"backends\"", "\"native\"");
+	assert_contains(p->out, "accepted keys: max_split_size_mb");
 	done(p);
+}
+
+/* log_level: quiet, errors, warnings (default), info; cm_log_stream says
+ * which messages reach stderr. */
+static void test_log_level(void **state)
+{
+	static const struct {
+		const char *value;
+		cm_log_level level;
+		bool errors, warnings, info;
+	} cases[] = {
+		{ "quiet", CM_LOG_QUIET, false, false, false },
+		{ "errors", CM_LOG_ERRORS, true, false, false },
+		{ "warnings", CM_LOG_WARNINGS, true, true, false },
+		{ "INFO", CM_LOG_INFO, true, true, true },
+	};
+	cm_config def;
+	parsed *p;
+
+	(void)state;
+	cm_config_defaults(&def);
+	assert_int_equal(def.log_level, CM_LOG_WARNINGS);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char text[64];
+
+		snprintf(text, sizeof text, "log_level:%s", cases[i].value);
+		p = parse(text);
+		assert_clean(p);
+		assert_int_equal(p->cfg.log_level, cases[i].level);
+		assert_true((cm_log_stream(&p->cfg, CM_LOG_ERRORS) == stderr) == cases[i].errors);
+		assert_true((cm_log_stream(&p->cfg, CM_LOG_WARNINGS) == stderr) == cases[i].warnings);
+		assert_true((cm_log_stream(&p->cfg, CM_LOG_INFO) == stderr) == cases[i].info);
+		assert_null(cm_log_stream(&p->cfg, CM_LOG_QUIET));
+		done(p);
+	}
+	check_bad_value("log_level", "debug");
+	check_bad_value("log_level", "2");
+}
+
+/* max_non_split_rounding_mb: PyTorch's key, in MiB, default 20. */
+static void test_non_split_rounding(void **state)
+{
+	parsed *p;
+
+	(void)state;
+	p = parse("max_non_split_rounding_mb:64");
+	assert_clean(p);
+	assert_true(p->cfg.max_non_split_rounding == 64 * MiB);
+	done(p);
+	p = parse("max_non_split_rounding_mb:0,max_split_size_mb:100");
+	assert_clean(p);
+	assert_true(p->cfg.max_non_split_rounding == 0 && p->cfg.max_split_size == 100 * MiB);
+	done(p);
+	check_bad_value("max_non_split_rounding_mb", "-1");
+	check_bad_value("max_non_split_rounding_mb", "20.5");
+	check_bad_value("max_non_split_rounding_mb", "99999999999999999999");
 }
 
 static void test_empty_entries(void **state)
@@ -1262,6 +1354,9 @@ int main(void)
 		cmocka_unit_test(test_out_of_range_message),
 		cmocka_unit_test(test_huge_numbers),
 		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_pytorch_keys),
+		cmocka_unit_test(test_non_split_rounding),
+		cmocka_unit_test(test_log_level),
 		cmocka_unit_test(test_empty_entries),
 		cmocka_unit_test(test_several_bad_entries),
 		cmocka_unit_test(test_nonprintable),

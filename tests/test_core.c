@@ -845,6 +845,32 @@ static void test_varying_sizes_stay_within_live(void **state)
 	varying_sizes_loop("expandable_segments:True", true);
 }
 
+/* max_non_split_rounding_mb: a block above max_split_size serves a larger
+ * request only within that much of its size (PyTorch's key; 20 MiB by
+ * default). A free 100 MiB block serves 90 MiB by default, and not with
+ * the rounding at 5 MiB, where the request takes a segment of its own. */
+static void non_split_serves(const char *conf, bool served)
+{
+	fixture f;
+	fixture_open(&f, GiB, conf);
+	uintptr_t a = fixture_malloc(&f, 100 * MiB);
+	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	uintptr_t b = fixture_malloc(&f, 90 * MiB);
+	assert_true((b == a) == served);
+	cm_stats st;
+	cm_stats_get(f.heap, 0, &st);
+	assert_int_equal(st.raw_alloc_calls, served ? 1 : 2);
+	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_close(&f);
+}
+
+static void test_non_split_rounding_served(void **state)
+{
+	(void)state;
+	non_split_serves("max_split_size_mb:64", true);
+	non_split_serves("max_split_size_mb:64,max_non_split_rounding_mb:5", false);
+}
+
 /* A collect's event answered complete is not asked again: each later poll
  * asks only from the first event still pending (the H200's two-stream
  * program polls at almost every allocation, and its step is bound by the
@@ -1085,6 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_proof_returns_only_what_it_proves),
 		cmocka_unit_test(test_collect_asks_each_event_once),
 		cmocka_unit_test(test_varying_sizes_stay_within_live),
+		cmocka_unit_test(test_non_split_rounding_served),
 		cmocka_unit_test(test_oom_releases_cache),
 		cmocka_unit_test(test_device_reset),
 		cmocka_unit_test(test_refused_free_stays_counted),

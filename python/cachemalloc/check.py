@@ -8,8 +8,9 @@ dynamic symbols of the other preloaded libraries (LD_PRELOAD,
 /etc/ld.so.preload): one that exports dlsym answers the program's driver
 lookups before or instead of the library's. The run itself writes one
 statistics file per process (stats:exit-json with %p), which says whether
-the library was loaded, whether a device was used and at which levels the
-calls came (runtime, driver, lookups). The report goes to stderr; the
+the library was loaded, whether a device was used, at which levels the
+calls came (runtime, driver, lookups) and whether PyTorch was loaded
+(libtorch* or libc10*: the PyTorch hint is given only then). The report goes to stderr; the
 exit status is the program's.
 """
 import glob
@@ -145,11 +146,12 @@ def loader_problems(prog, env, ours):
     return problems, warnings
 
 
-def _hints(prog, args, env):
+def _hints(reports, env):
+    """Hints from the run: the PyTorch one only where a process had PyTorch
+    loaded (the library saw libtorch* or libc10* among its objects)."""
     hints = []
-    words = " ".join([os.path.basename(prog), *args[:3]])
-    uses_python = "python" in words or "torchrun" in words
-    if uses_python and env.get("PYTORCH_NO_CUDA_MEMORY_CACHING") != "1":
+    torch = any(r.get("torch") for r in reports)
+    if torch and env.get("PYTORCH_NO_CUDA_MEMORY_CACHING") != "1":
         hints.append("for PyTorch, set PYTORCH_NO_CUDA_MEMORY_CACHING=1: otherwise PyTorch's own cache "
                      "serves its tensors and this library sees only its few large segments")
     for var in PYTORCH_CONF_VARS:
@@ -196,7 +198,6 @@ def run_check(lib, prog_args, conf, out=sys.stderr):
     prog = shutil.which(prog_args[0]) or prog_args[0]
     env = dict(os.environ)
     problems, warnings = loader_problems(prog, env, lib)
-    hints = _hints(prog, prog_args[1:], env)
     with tempfile.TemporaryDirectory(prefix="cachemalloc-check.") as d:
         stats = os.path.join(d, "stats.%p.json")
         env["CACHEMALLOC_CONF"] = ",".join(c for c in (conf, f"stats:exit-json:{stats}") if c)
@@ -213,7 +214,7 @@ def run_check(lib, prog_args, conf, out=sys.stderr):
                     reports.append(json.load(f))
             except (OSError, ValueError):
                 warnings.append(f"unreadable statistics file {os.path.basename(path)}")
-    report(reports, problems, warnings, hints, out)
+    report(reports, problems, warnings, _hints(reports, os.environ), out)
     status = rc if rc >= 0 else 128 - rc
     print(f"cachemalloc check: the program exited with status {status}", file=out)
     return status

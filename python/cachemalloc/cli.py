@@ -196,5 +196,11 @@ def main(argv=None, bindir=None):
     return args.fn(args) or 0
 
 
+def console():
+    """The wheel's console script ([project.scripts] in pyproject.toml): the
+    helpers (cachemalloc-replay, cachemalloc-demo) are beside it."""
+    sys.exit(main(bindir=os.path.dirname(os.path.realpath(sys.argv[0]))))
+
+
 if __name__ == "__main__":
     sys.exit(main())
