@@ -278,9 +278,12 @@ bool cm_report_oom(cm_device *d, const cm_request *rq, bool over_limit)
 		return false;
 	}
 	d->report_last = now;
+	FILE *out = h->report_out ? h->report_out : cm_log_stream(&h->cfg, CM_LOG_ERRORS);
 	cm_report r = {0};
-	cm_report_gather(d, &r);
-	cm_report_print(d, rq, &r, over_limit, d->report_suppressed, h->report_out ? h->report_out : stderr);
+	if (out) { /* not under log_level:quiet; the snapshot is written all the same */
+		cm_report_gather(d, &r);
+		cm_report_print(d, rq, &r, over_limit, d->report_suppressed, out);
+	}
 	d->report_suppressed = 0;
 	return true;
 }

@@ -174,8 +174,13 @@ def check_snapshot(path, *want):
 
 
 with tempfile.TemporaryDirectory() as d:
-    run(f"oom_snapshot:{d}/o.pickle")
+    p, _ = run(f"oom_snapshot:{d}/o.pickle")
     check_snapshot(f"{d}/o.pickle", "oom", "alloc", "--device-free")
+    check("CUDA out of memory" in p.stderr, "the out-of-memory report on stderr", p.stderr)
+    # log_level:quiet: no report, the snapshot asked for is written all the same.
+    p, _ = run(f"oom_snapshot:{d}/q.pickle,log_level:quiet")
+    check("out of memory" not in p.stderr and os.path.exists(f"{d}/q.pickle"),
+          "log_level:quiet: no out-of-memory report, the snapshot written", p.stderr)
     run(f"oom_snapshot:{d}/p.pickle,report_signal:SIGUSR1", ["pending", f"{d}/p.pickle", f"{d}/pending.pickle"])
     check_snapshot(f"{d}/pending.pickle", "--pending")
     # snapshot_stacks: the live blocks' stacks, resolved at the write, start in the program.
