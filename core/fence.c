@@ -241,6 +241,21 @@ static cm_status cm_reuse_wait(cm_device *d, const cm_request *rq, const cm_tag 
 	return CM_OK;
 }
 
+/* The legacy stream's later work ordered after zombie r's tail: one wait,
+ * once (a wait orders everything queued on legacy after it, so later
+ * fences and covers need not wait again). CM_NOT_READY: no tail. */
+static cm_status cm_zombie_order(cm_device *d, cm_stream_rec *r)
+{
+	const cm_backend *be = d->heap->be;
+	if (!r->tail)
+		return CM_NOT_READY;
+	if (r->tail_ordered)
+		return CM_OK;
+	cm_status st = be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY, r->tail);
+	r->tail_ordered = st == CM_OK;
+	return st;
+}
+
 /* Rule 3, ordering: record on every non-blocking stream, make legacy wait
  * on each, record E on legacy, make each wait on E. Orders everything
  * enqueued before it before everything enqueued after it. */
@@ -264,12 +279,13 @@ static cm_status cm_fence(cm_device *d)
 		return st;
 	uint64_t e = atomic_fetch_add(&d->epoch, 1);
 	for (cm_stream_rec *r = d->nb_list; r; r = r->nb_next) {
-		cm_event ev = r->zombie ? r->tail : r->fence_ev;
-		if (!ev)
-			return CM_NOT_READY; /* a zombie without a tail */
-		if (!r->zombie && (st = be->event_record(be->ctx, dev, ev, r->handle)) != CM_OK)
-			return st;
-		if ((st = be->stream_wait_event(be->ctx, dev, CM_STREAM_LEGACY, ev)) != CM_OK)
+		if (r->zombie) {
+			if ((st = cm_zombie_order(d, r)) != CM_OK)
+				return st;
+			continue;
+		}
+		if ((st = be->event_record(be->ctx, dev, r->fence_ev, r->handle)) != CM_OK ||
+		    (st = be->stream_wait_event(be->ctx, dev, CM_STREAM_LEGACY, r->fence_ev)) != CM_OK)
 			return st;
 	}
 	if ((st = be->event_record(be->ctx, dev, d->fence_event, CM_STREAM_LEGACY)) != CM_OK)
@@ -340,8 +356,7 @@ static cm_status cm_cover_locked(cm_device *d)
 	}
 	bool waited = true;
 	for (cm_stream_rec *r = d->zombie_oldest; r; r = r->zombie_newer)
-		waited &= r->tail && be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY,
-							   r->tail) == CM_OK;
+		waited &= cm_zombie_order(d, r) == CM_OK;
 	/* A zombie without a tail, or one not waited for: only a
 	 * synchronization (which reaps the zombies) covers its work. */
 	if (!waited && cm_device_sync_locked(d) != CM_OK)

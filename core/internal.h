@@ -177,6 +177,7 @@ struct cm_stream_rec {
 	uint8_t kind;
 	bool alive;
 	bool zombie;   /* destroyed, its work maybe unfinished: tail recorded */
+	bool tail_ordered; /* zombie: the legacy stream waits for its tail already (fence.c) */
 	uint32_t gen;  /* bumped when the record is reused */
 	uint32_t owner_thread; /* per-thread streams */
 	cm_pool small, large;

@@ -523,6 +523,7 @@ void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 		destroyed = false; /* its work is complete */
 	if (destroyed) {
 		r->zombie = true;
+		r->tail_ordered = false;
 		cm_zombie_link(d, r);
 		atomic_fetch_add(&d->zombies, 1);
 		if (r->kind != CM_SK_NONBLOCKING)
