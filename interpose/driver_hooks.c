@@ -478,9 +478,10 @@ static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
 	else if (info->live)
 		cm_log(cm_config_get(), CM_LOG_ERRORS,
 			"cachemalloc: cuIpcGetMemHandle(0x%llx): this %zu-byte block shares a cached "
-			"segment, so another process would map the wrong memory; allocations of at "
-			"least max_split_size_mb get segments of their own "
-			"(CACHEMALLOC_CONF=max_split_size_mb:N, N in MiB)\n",
+			"segment, so another process would map the wrong memory; the cache shares only "
+			"a block that starts a segment of its own (a request above 10 MiB that no cached "
+			"block served); to share any block, run the exporting process without "
+			"libcachemalloc.so\n",
 			(unsigned long long)p, info->size);
 }
 
