@@ -52,6 +52,13 @@ static uint64_t cm_report_segment_used(const cm_segment *seg)
 	return used;
 }
 
+/* The device memory a segment holds: an expandable one's extent less its
+ * unmapped holes (its reserved address space is said apart). */
+static uint64_t cm_report_segment_mapped(const cm_segment *seg)
+{
+	return seg->idle.size - seg->holes;
+}
+
 static void cm_report_add_stream(cm_report *r, const cm_segment *seg)
 {
 	const cm_stream_rec *rec = seg->pool->stream;
@@ -66,13 +73,14 @@ static void cm_report_add_stream(cm_report *r, const cm_segment *seg)
 			r->streams[r->nstreams++].rec = rec;
 	}
 	r->streams[i].allocated += used;
-	r->streams[i].cached += seg->idle.size - used;
+	r->streams[i].cached += cm_report_segment_mapped(seg) - used;
 }
 
 static void cm_report_add_largest(cm_report *r, const cm_segment *seg)
 {
 	for (size_t i = 0; i < CM_REPORT_SEGMENTS; i++) {
-		if (!r->largest[i] || seg->idle.size > r->largest[i]->idle.size) {
+		if (!r->largest[i] ||
+		    cm_report_segment_mapped(seg) > cm_report_segment_mapped(r->largest[i])) {
 			for (size_t j = CM_REPORT_SEGMENTS - 1; j > i; j--)
 				r->largest[j] = r->largest[j - 1];
 			r->largest[i] = seg;
@@ -113,13 +121,34 @@ static const char *cm_report_stream_name(const cm_stream_rec *rec, char *buf, si
 	}
 }
 
+/* memory_limit_mb on this device (SIZE_MAX: none), the cap the program
+ * sees as the device's total through cudaMemGetInfo (release.c). */
+static size_t cm_report_cap(cm_device *d)
+{
+	return cm_config_memory_limit(&d->heap->cfg, cm_device_ordinal(d->heap, d->index));
+}
+
+/* The device as cudaMemGetInfo shows it under the cap: the cap's total,
+ * of which what this process reserved is used. */
+static void cm_report_capped(size_t cap, uint64_t reserved, size_t *free_bytes, size_t *total)
+{
+	if (*total > cap)
+		*total = cap;
+	size_t left = reserved < *total ? *total - reserved : 0;
+	if (*free_bytes > left)
+		*free_bytes = left;
+}
+
 /* The change most likely to help, from what the numbers say. */
 static void cm_report_advice(cm_device *d, const cm_request *rq, const cm_report *r,
 			     bool over_limit, uint64_t dev_free, FILE *out)
 {
 	const cm_config *cfg = &d->heap->cfg;
 	uint64_t idle = r->reserved - r->allocated;
-	if (over_limit) {
+	if (over_limit && cm_report_cap(d) != SIZE_MAX) {
+		fprintf(out, "  most likely to help: raise memory_limit_mb (now %zu on this device): the "
+			     "request passes this process's cap\n", cm_report_cap(d) >> 20);
+	} else if (over_limit) {
 		fprintf(out, "  most likely to help: raise per_process_memory_fraction (now %.2f): the "
 			     "request passes this process's limit\n", cfg->per_process_memory_fraction);
 	} else if (idle >= rq->size && r->largest_free < rq->size) {
@@ -206,6 +235,9 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	const cm_backend *be = d->heap->be;
 	size_t dev_free = 0, dev_total = 0;
 	bool info = be->mem_get_info(be->ctx, d->index, &dev_free, &dev_total) == CM_OK;
+	size_t cap = cm_report_cap(d);
+	if (info && cap != SIZE_MAX)
+		cm_report_capped(cap, r->reserved, &dev_free, &dev_total);
 	char a[32], b[32], c[32], name[48];
 	uint64_t idle = r->reserved - r->allocated;
 
@@ -217,7 +249,8 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	cm_report_size(a, sizeof(a), dev_total);
 	cm_report_size(b, sizeof(b), dev_free);
 	if (info)
-		fprintf(out, "  device: %s total, %s free\n", a, b);
+		fprintf(out, "  device: %s total, %s free%s\n", a, b,
+			cap != SIZE_MAX ? " (memory_limit_mb: the device as the program sees it)" : "");
 	else
 		fprintf(out, "  device: total and free unknown (memory info failed)\n");
 	cm_report_size(a, sizeof(a), r->allocated);
@@ -249,10 +282,13 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	}
 	for (size_t i = 0; i < CM_REPORT_SEGMENTS && r->largest[i]; i++) {
 		const cm_segment *seg = r->largest[i];
-		cm_report_size(a, sizeof(a), seg->idle.size);
+		cm_report_size(a, sizeof(a), cm_report_segment_mapped(seg));
 		cm_report_size(b, sizeof(b), cm_report_segment_used(seg));
-		fprintf(out, "  largest segments: %s at %#" PRIxPTR ", %s allocated, %s\n", a,
-			seg->idle.addr, b, cm_report_stream_name(seg->pool->stream, name, sizeof(name)));
+		cm_report_size(c, sizeof(c), seg->va_size);
+		fprintf(out, "  largest segments: %s at %#" PRIxPTR ", %s allocated, %s%s%s%s\n", a,
+			seg->idle.addr, b, cm_report_stream_name(seg->pool->stream, name, sizeof(name)),
+			seg->expandable ? " (mapped, of " : "", seg->expandable ? c : "",
+			seg->expandable ? " of address space reserved)" : "");
 	}
 	cm_report_advice(d, rq, r, over_limit, dev_free, out);
 	if (suppressed)

@@ -238,7 +238,10 @@ static void test_report_names_rungs(void **state)
 	const char *r = capture_text(&cap);
 	const char *fields[] = {"before failing, the cache gave back: blocks parked in per-thread "
 				"caches 0 B; frees proven by a synchronization 0 B; chunks stitched 0 B; "
-				"idle segments released 20.00 MiB"};
+				"idle segments released 20.00 MiB",
+				/* issue 35: the cap as the program sees it, and the advice for it */
+				"device: 64.00 MiB total, 34.00 MiB free (memory_limit_mb",
+				"raise memory_limit_mb (now 64 on this device)"};
 	for (size_t i = 0; i < sizeof(fields) / sizeof(*fields); i++)
 		if (!strstr(r, fields[i]))
 			fail_msg("report lacks \"%s\":\n%s", fields[i], r);
@@ -439,6 +442,19 @@ static void test_stitch_report_and_snapshot(void **state)
 	assert_int_equal(st.stitched_bytes, 6 * MiB);
 	assert_int_equal(st.oom_count, 1);
 	fixture_check(&f);
+	/* issue 35: with holes punched, the report counts mapped bytes: per
+	 * stream as much cached as reserved and unallocated, no segment larger
+	 * than the device, the address space said apart. */
+	capture_open(&cap, &f);
+	uintptr_t q = 0;
+	assert_int_equal(cm_malloc_async(f.heap, 0, 20 * MiB, CM_STREAM_LEGACY, &q), CM_ERR_OOM);
+	r = capture_text(&cap);
+	if (!strstr(r, "13.50 MiB allocated, 10.50 MiB reserved but unallocated") ||
+	    !strstr(r, "per stream: cudaMalloc: 13.50 MiB allocated, 10.50 MiB cached") ||
+	    !strstr(r, "largest segments: 24.00 MiB at") ||
+	    !strstr(r, "(mapped, of 48.00 MiB of address space reserved)"))
+		fail_msg("report counts unmapped memory:\n%s", r);
+	capture_close(&cap, &f);
 	assert_true(cm_snapshot_write(f.heap, path, stderr));
 	if (check_script && have_python()) {
 		snprintf(cmd, sizeof(cmd), "python3 %s %s --stitched", check_script, path);
