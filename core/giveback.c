@@ -62,7 +62,7 @@ static void cm_giveback_keep(cm_device *d, cm_giveback g, cm_status st)
 		d->giveback_cap = cap;
 	}
 	d->giveback[d->ngiveback++] = g;
-	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)cm_giveback_bytes(&g));
+	cm_reserved_add(d, (int64_t)cm_giveback_bytes(&g));
 	CM_LEVEL(&d->stats, unreleased_bytes, (int64_t)cm_giveback_bytes(&g));
 }
 
@@ -88,7 +88,7 @@ size_t cm_giveback_retry(cm_device *d)
 	d->ngiveback = d->giveback_cap = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t bytes = cm_giveback_bytes(&list[i]);
-		CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)bytes);
+		cm_reserved_add(d, -(int64_t)bytes);
 		CM_LEVEL(&d->stats, unreleased_bytes, -(int64_t)bytes);
 		size_t before = d->stats.unreleased_bytes;
 		cm_giveback_do(d, list[i]);

@@ -607,6 +607,7 @@ static void cm_device_forget_memory(cm_device *d)
 	st->allocated_bytes = st->allocated_blocks = st->reserved_bytes = 0;
 	st->segments = st->inactive_split_bytes = 0;
 	st->unreleased_bytes = 0; /* the context took it with it */
+	atomic_store_explicit(&d->reserved_seen, 0, memory_order_relaxed);
 	cm_giveback_fini(d);
 }
 

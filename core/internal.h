@@ -284,6 +284,9 @@ struct cm_device {
 	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
 	cm_collect collect;      /* the oldest collect (fence.c) */
 	cm_collect collect_next; /* a second, started only for pinned memory */
+	/* lock-free read: stats.reserved_bytes, for the other slots of the
+	 * same physical device (cm_reserved_add). */
+	_Atomic uint64_t reserved_seen;
 	/* The last request that asked the device found it short of memory
 	 * (heap.c): no memory is set aside for pending frees until one finds
 	 * room. */
@@ -425,6 +428,13 @@ cm_block *cm_livemap_find(const cm_livemap *m, uintptr_t addr);
 void cm_livemap_free(cm_livemap *m);
 void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta);
 #define CM_LEVEL(st, name, delta) cm_stats_level_add(&(st)->name, &(st)->peak_##name, (delta))
+/* reserved_bytes changes through here: published for the device's other
+ * context slots, which count it against memory_limit_mb (release.c). */
+static inline void cm_reserved_add(cm_device *d, int64_t delta)
+{
+	CM_LEVEL(&d->stats, reserved_bytes, delta);
+	atomic_store_explicit(&d->reserved_seen, d->stats.reserved_bytes, memory_order_relaxed);
+}
 
 /* streams.c: stream records, the event pool. */
 cm_status cm_stream_init_device(cm_device *d);

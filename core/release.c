@@ -147,11 +147,27 @@ static size_t cm_release_limit(cm_device *d)
 	return d->limit;
 }
 
+/* What the process holds on d's physical device: d's reserved bytes and
+ * those its other context slots published (cm_reserved_add). The limits
+ * are per device, not per context. */
+static size_t cm_release_held_on_device(cm_device *d)
+{
+	cm_heap *h = d->heap;
+	int ordinal = cm_device_ordinal(h, d->index);
+	size_t held = d->stats.reserved_bytes;
+	for (int i = 0; i < h->ndev; i++)
+		if (i != d->index && cm_device_ordinal(h, i) == ordinal)
+			held += atomic_load_explicit(&h->devs[i].reserved_seen, memory_order_relaxed);
+	return held;
+}
+
 bool cm_release_within_limit(cm_device *d, size_t size)
 {
 	size_t limit = cm_release_limit(d);
-	return limit == SIZE_MAX || (d->stats.reserved_bytes <= limit &&
-				     size <= limit - d->stats.reserved_bytes);
+	if (limit == SIZE_MAX)
+		return true;
+	size_t held = cm_release_held_on_device(d);
+	return held <= limit && size <= limit - held;
 }
 
 /* garbage_collection_threshold: before the cache grows past that fraction
@@ -215,7 +231,7 @@ void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total)
 		return;
 	cm_device *d = &h->devs[dev];
 	pthread_mutex_lock(&d->lock);
-	size_t held = d->stats.reserved_bytes;
+	size_t held = cm_release_held_on_device(d);
 	pthread_mutex_unlock(&d->lock);
 	held = held > idle ? held - idle : 0;
 	if (*total > cap)

@@ -408,7 +408,7 @@ cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t 
 		return CM_ERR_OOM;
 	}
 	cm_pool_seg_join(pool, seg);
-	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)size);
+	cm_reserved_add(d, (int64_t)size);
 	CM_LEVEL(&d->stats, segments, 1);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
 	cm_pool_insert(d, pool, &b->node);
@@ -466,7 +466,7 @@ cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes, bool me
 		last = b;
 	}
 	seg->idle.size += bytes;
-	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)bytes);
+	cm_reserved_add(d, (int64_t)bytes);
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)bytes);
 	cm_pool_insert(d, pool, &last->node);
 	cm_block_refresh_around(last);
@@ -518,7 +518,7 @@ bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi)
 	if (seg->is_idle)
 		cm_idle_remove(d, seg);
 	cm_pool_remove(d, pool, &b->node);
-	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)(hi - lo));
+	cm_reserved_add(d, -(int64_t)(hi - lo));
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)(hi - lo));
 	if (right) {
 		right->seg = seg;
@@ -590,7 +590,7 @@ void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes)
 		cm_pool_insert(d, pool, &last->node);
 	}
 	seg->idle.size -= bytes;
-	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)bytes);
+	cm_reserved_add(d, -(int64_t)bytes);
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)bytes);
 	cm_segment_drop_tail_hole(d, seg);
 }
@@ -617,7 +617,7 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 	}
 	free(seg->handles); /* expandable, not given back (or NULL) */
 	free(seg->chunk_flags);
-	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)seg->idle.size);
+	cm_reserved_add(d, -(int64_t)seg->idle.size);
 	CM_LEVEL(&d->stats, segments, -1);
 	CM_LEVEL(&d->stats, inactive_split_bytes, -(int64_t)seg->idle.size);
 	cm_block_delete(d, b);

@@ -52,7 +52,7 @@ void cm_stitch_keep(cm_device *d, size_t chunk, cm_mem_handle h)
 	}
 	d->free_chunk_size = chunk;
 	d->free_chunks[d->nfree_chunks++] = h;
-	CM_LEVEL(&d->stats, reserved_bytes, (int64_t)chunk);
+	cm_reserved_add(d, (int64_t)chunk);
 	CM_LEVEL(&d->stats, stitch_free_bytes, (int64_t)chunk);
 }
 
@@ -62,7 +62,7 @@ bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out)
 	if (!d->nfree_chunks || d->free_chunk_size != chunk)
 		return false;
 	*out = d->free_chunks[--d->nfree_chunks];
-	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)chunk);
+	cm_reserved_add(d, -(int64_t)chunk);
 	CM_LEVEL(&d->stats, stitch_free_bytes, -(int64_t)chunk);
 	return true;
 }
@@ -74,7 +74,7 @@ size_t cm_stitch_release(cm_device *d)
 	cm_giveback_retry(d);
 	while (d->nfree_chunks)
 		cm_giveback_handle(d, d->free_chunks[--d->nfree_chunks], d->free_chunk_size);
-	CM_LEVEL(&d->stats, reserved_bytes, -(int64_t)bytes);
+	cm_reserved_add(d, -(int64_t)bytes);
 	CM_LEVEL(&d->stats, stitch_free_bytes, -(int64_t)bytes);
 	d->stats.released_bytes += bytes;
 	return bytes;
