@@ -32,6 +32,8 @@ def check(ok, what, detail=""):
 
 def run(prog, lib, conf, limit=None):
     env = dict(os.environ, LD_PRELOAD=lib, CACHEMALLOC_CONF=conf)
+    # Under AddressSanitizer the preloaded library comes before libasan.
+    env["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
 
     def pre():
         if limit is not None:
