@@ -278,6 +278,9 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
  * destroyed (all its blocks free). */
 void cm_exp_release(cm_device *d, cm_segment *seg)
 {
+	for (cm_block *b = seg->first; b; b = b->next) /* a history's frees before its unmaps */
+		if (b->state == CM_BLOCK_FREE)
+			cm_block_completed(d, b);
 	for (size_t i = 0; i < seg->idle.size / seg->chunk; i++)
 		if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
 			cm_exp_unmap_chunk(d, seg, i, false);

@@ -471,12 +471,16 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 	}
 	d->stats.free_calls++;
 	cm_tag tag = cm_tag_for_free(d, rec, thread);
-	cm_trace(d, CM_TRACE_FREE_REQUESTED, ptr, b->node.size, cm_trace_stream(rec));
-	cm_trace(d, CM_TRACE_FREE_COMPLETED, ptr, b->node.size, cm_trace_stream(rec));
+	size_t size = b->node.size;
+	cm_trace(d, CM_TRACE_FREE_REQUESTED, ptr, size, cm_trace_stream(rec));
 	cm_tc_before_slow_path_locked(tc, d);
 	b->tag = tag;
-	if (!cm_tc_park_locked(tc, d, b, key, rec))
+	if (cm_tc_park_locked(tc, d, b, key, rec)) {
+		cm_trace(d, CM_TRACE_FREE_COMPLETED, ptr, size, cm_trace_stream(rec));
+	} else {
+		b->completion_due = d->trace != NULL; /* written when reusable (segment.c) */
 		cm_free_block_locked(d, b, tag);
+	}
 	(void)h;
 	return CM_OK;
 }

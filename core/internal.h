@@ -118,6 +118,7 @@ typedef struct cm_block {
 	uint8_t state;
 	_Atomic uint8_t free_nb; /* USED with a FREE neighbour (lock-free hint) */
 	bool awaiting; /* FREE, in the device's awaiting list instead of its pool's index */
+	bool completion_due; /* FREE after a traced free, not reusable yet: free_completed to write */
 	uint32_t dev_index; /* the device whose slab holds the struct: never changes */
 	_Alignas(64) cm_segment *seg;
 	struct cm_block *prev, *next; /* address neighbours in the segment */
@@ -390,6 +391,7 @@ void cm_block_put(cm_device *d, cm_block *b);
 void cm_free_block_locked(cm_device *d, cm_block *b, cm_tag tag);
 void cm_segment_move(cm_device *d, cm_segment *seg, cm_pool *to);
 void cm_block_await(cm_device *d, cm_block *b);
+void cm_block_completed(cm_device *d, cm_block *b); /* its free_completed, if due (trace) */
 void cm_awaiting_return(cm_device *d, uint64_t proven_epoch);
 void cm_awaiting_forget(cm_device *d);
 void cm_pool_hand_over(cm_device *d, cm_pool *from, cm_pool *to);

@@ -186,6 +186,18 @@ static void cm_pool_insert(cm_device *d, cm_pool *pool, cm_tnode *n)
 	cm_place_changed(d, pool);
 }
 
+/* A traced free whose block was not reusable at once (cm_block_put) is
+ * complete, as far as a snapshot's history can tell, when the block
+ * becomes something else: taken, merged, returned from awaiting, released.
+ * PyTorch writes free_completed when its block goes back to the pool. */
+void cm_block_completed(cm_device *d, cm_block *b)
+{
+	if (!b->completion_due)
+		return;
+	b->completion_due = false;
+	cm_trace(d, CM_TRACE_FREE_COMPLETED, b->node.addr, b->node.size, cm_trace_stream(b->tag.stream));
+}
+
 static void cm_awaiting_unlink(cm_device *d, cm_block *b)
 {
 	cm_tnode *n = &b->node;
@@ -198,6 +210,7 @@ static void cm_awaiting_unlink(cm_device *d, cm_block *b)
 static void cm_pool_remove(cm_device *d, cm_pool *pool, cm_tnode *n)
 {
 	cm_block *b = cm_block_of(n);
+	cm_block_completed(d, b);
 	if (b->awaiting) {
 		cm_awaiting_unlink(d, b);
 		return;
@@ -413,7 +426,8 @@ cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t 
 	CM_LEVEL(&d->stats, inactive_split_bytes, (int64_t)size);
 	cm_pool_insert(d, pool, &b->node);
 	cm_idle_insert(d, seg);
-	cm_trace(d, CM_TRACE_SEGMENT_ALLOC, seg->idle.addr, size, cm_trace_stream(pool->stream));
+	if (!seg->expandable) /* an expandable segment's history is its maps (expandable.c) */
+		cm_trace(d, CM_TRACE_SEGMENT_ALLOC, seg->idle.addr, size, cm_trace_stream(pool->stream));
 	return CM_OK;
 }
 
@@ -607,13 +621,11 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back)
 	cm_idle_remove(d, seg);
 	cm_segtab_remove(d, seg);
 	cm_pool_seg_leave(seg);
-	if (give_back) {
+	if (give_back && !seg->expandable) { /* an expandable one's history is its unmaps */
 		cm_trace(d, CM_TRACE_SEGMENT_FREE, seg->idle.addr, seg->idle.size,
 			 cm_trace_stream(seg->pool->stream));
-		if (!seg->expandable) {
-			d->stats.raw_free_calls++;
-			cm_giveback_free(d, seg->idle.addr, seg->idle.size);
-		}
+		d->stats.raw_free_calls++;
+		cm_giveback_free(d, seg->idle.addr, seg->idle.size);
 	}
 	free(seg->handles); /* expandable, not given back (or NULL) */
 	free(seg->chunk_flags);
@@ -703,6 +715,8 @@ cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size)
 /* Absorbs FREE neighbour n (just after b) into b. */
 static void cm_block_absorb(cm_device *d, cm_block *b, cm_block *n)
 {
+	cm_block_completed(d, b);
+	cm_block_completed(d, n);
 	b->tag = cm_tag_join(d, b->tag, n->tag);
 	b->node.size += n->node.size;
 	cm_block_unlink(n);
@@ -736,6 +750,13 @@ static void cm_block_file(cm_device *d, cm_block *b, bool awaiting)
 		cm_idle_insert(d, b->seg);
 }
 
+/* Freed on a stream other than its pool's, with that work not known
+ * complete: PyTorch's record_stream case, pending until a proof. */
+static bool cm_block_waits_other_stream(cm_device *d, const cm_block *b)
+{
+	return b->tag.stream && b->tag.stream != b->seg->pool->stream && !cm_tag_complete(d, &b->tag);
+}
+
 /* Returns USED block b (its tag set by the caller) to its pool, merging it
  * with free neighbours, or to the awaiting list when its next search
  * would set it aside anyway (fence.c, cm_free_awaits) and the pending
@@ -749,6 +770,8 @@ void cm_block_put(cm_device *d, cm_block *b)
 	b->state = CM_BLOCK_FREE;
 	bool awaiting = cm_free_awaits(d, b->seg->pool, &b->tag) &&
 			d->stats.pending_bytes + b->node.size <= cm_pending_max(d);
+	if (!awaiting && !cm_block_waits_other_stream(d, b))
+		cm_block_completed(d, b); /* reusable by its pool's consumer now */
 	cm_block_file(d, b, awaiting);
 	if (awaiting)
 		cm_pending_added(d);

@@ -3,7 +3,9 @@
  * The file is a pickle (protocol 2) of the structure that
  * torch.cuda.memory._snapshot() returns: "segments" (each with its blocks
  * and their states) and "device_traces" (per device, the recent actions of
- * trace.c), and "host_stats" (the pinned host cache's statistics, host.c).
+ * trace.c, written so that the viewer's history undoes to every position:
+ * docs/design.md, "Snapshots"), "host_stats" (the pinned host cache's
+ * statistics, host.c) and "allocator_settings" (the configuration).
  * An expandable segment with holes (stitch.c) appears as one
  * segment per mapped stretch, each with "stitched_ranges": the (address,
  * size) of its chunks that stitching moved there. Only dicts, lists,
@@ -90,6 +92,16 @@ static void pk_str(cm_pickle *p, const char *s)
 	pk_bytes(p, s, n);
 }
 
+/* BINFLOAT: an IEEE double, big-endian. */
+static void pk_float(cm_pickle *p, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof(bits));
+	pk_op(p, 'G');
+	for (int i = 7; i >= 0; i--)
+		pk_op(p, (unsigned char)(bits >> (8 * i)));
+}
+
 static void pk_bool(cm_pickle *p, bool v)
 {
 	pk_op(p, v ? 0x88 : 0x89);
@@ -142,14 +154,13 @@ static void pk_block_frames(cm_pickle *p, const cm_device *d, const cm_block *b)
 	pk_list_end(p);
 }
 
-/* A block freed on a stream (cudaFreeAsync) whose work there is not known
- * complete waits on a fence before another stream may have it: PyTorch's
- * active_pending_free. */
-static const char *cm_snapshot_block_state(cm_device *d, const cm_block *b)
+/* A block freed but not reusable yet, whose free_completed the trace has
+ * not written (segment.c, cm_block_completed): PyTorch's
+ * active_pending_free, so that the viewer's history undoes to it. */
+static const char *cm_snapshot_block_state(const cm_block *b)
 {
 	if (b->state == CM_BLOCK_FREE)
-		return b->tag.stream && !cm_tag_complete(d, &b->tag) ? "active_pending_free"
-									: "inactive";
+		return b->completion_due ? "active_pending_free" : "inactive";
 	uintptr_t owner = atomic_load(&b->owner);
 	return (owner & CM_OWNER_MASK) == CM_OWNER_PARKED ? "inactive" : "active_allocated";
 }
@@ -212,7 +223,7 @@ static void cm_snapshot_stretch(cm_pickle *p, cm_device *d, const cm_segment *se
 		pk_key_uint(p, "address", b->node.addr);
 		pk_key_uint(p, "size", b->node.size);
 		pk_key_uint(p, "requested_size", b->state == CM_BLOCK_USED ? b->requested : 0);
-		pk_key_str(p, "state", cm_snapshot_block_state(d, b));
+		pk_key_str(p, "state", cm_snapshot_block_state(b));
 		pk_block_frames(p, d, b);
 		pk_dict_end(p);
 	}
@@ -271,6 +282,28 @@ static void cm_snapshot_host(cm_heap *h, cm_pickle *out)
 	pk_dict_end(out);
 }
 
+/* "allocator_settings", as PyTorch's snapshot has it: the configuration
+ * string under PyTorch's key, and the settings tools read from it. */
+static void cm_snapshot_settings(const cm_heap *h, cm_pickle *out)
+{
+	const cm_config *cfg = &h->cfg;
+	pk_str(out, "allocator_settings");
+	pk_dict_begin(out);
+	pk_key_str(out, "PYTORCH_CUDA_ALLOC_CONF", cm_config_text());
+	pk_str(out, "max_split_size");
+	if (cfg->max_split_size == SIZE_MAX) { /* PyTorch's SIZE_MAX as a signed integer */
+		pk_op(out, 'J');
+		pk_le(out, UINT32_MAX, 4);
+	} else {
+		pk_uint(out, cfg->max_split_size);
+	}
+	pk_str(out, "garbage_collection_threshold");
+	pk_float(out, cfg->garbage_collection_threshold);
+	pk_str(out, "expandable_segments");
+	pk_bool(out, cfg->expandable_segments);
+	pk_dict_end(out);
+}
+
 static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
 {
 	cm_pickle traces = {0};
@@ -293,6 +326,7 @@ static bool cm_snapshot_build(cm_heap *h, cm_pickle *out)
 	pk_bytes(out, traces.buf, traces.len);
 	pk_list_end(out);
 	cm_snapshot_host(h, out);
+	cm_snapshot_settings(h, out);
 	pk_dict_end(out);
 	pk_op(out, '.');
 	free(traces.buf);

@@ -45,8 +45,12 @@
  * trace (NAME.json for NAME.csv.gz: max_reserved, or with expandable
  * segments expandable_max_reserved where it is not null).
  *
+ * --snapshot FILE writes, after the replay, the memory snapshot a program
+ * under oom_snapshot would write (its recent actions recorded from the
+ * start): what PyTorch's memory viewer would show of the trace.
+ *
  * usage: cachemalloc-replay TRACE [--json] [--timeline FILE] [--api malloc|async]
- *        [--fit] [--pytorch-reserved BYTES]   (configuration: CACHEMALLOC_CONF)
+ *        [--fit] [--pytorch-reserved BYTES] [--snapshot FILE]   (configuration: CACHEMALLOC_CONF)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -933,7 +937,7 @@ static void print_report(replay *r, const char *path, double secs, bool json, co
 enum { EXIT_COMPLETE = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 
 #define USAGE "usage: cachemalloc-replay TRACE [--json] [--timeline FILE] [--api malloc|async] " \
-	"[--fit] [--pytorch-reserved BYTES]"
+	"[--fit] [--pytorch-reserved BYTES] [--snapshot FILE]"
 
 static void usage(FILE *to)
 {
@@ -946,6 +950,8 @@ static void usage(FILE *to)
 	      "replays with no failed allocation, beside PyTorch's max reserved for it:\n"
 	      "--pytorch-reserved BYTES (K, M, G suffixes), or NAME.json beside NAME.csv.gz\n"
 	      "(max_reserved; expandable_max_reserved under expandable segments).\n"
+	      "--snapshot FILE: after the replay, write the memory snapshot PyTorch's viewer\n"
+	      "opens, the replay's actions recorded from its start.\n"
 	      "Replays an allocation trace (CSV, plain or gzip'd) through the cache on the\n"
 	      "simulated device and prints peak reserved and allocated memory.\n"
 	      "Input: the header line `" HEADER "` exactly (a UTF-8 byte order mark\n"
@@ -961,7 +967,7 @@ static void usage(FILE *to)
 }
 
 typedef struct options {
-	const char *path, *timeline;
+	const char *path, *timeline, *snapshot;
 	bool json, fit;
 	replay_api api;
 	uint64_t pytorch; /* --pytorch-reserved; 0: from the JSON beside the trace */
@@ -988,12 +994,15 @@ static int parse_args(int argc, char **argv, options *o)
 			o->json = true;
 		else if (!strcmp(a, "--fit"))
 			o->fit = true;
-		else if (!strcmp(a, "--timeline") || !strcmp(a, "--api") || !strcmp(a, "--pytorch-reserved")) {
+		else if (!strcmp(a, "--timeline") || !strcmp(a, "--api") || !strcmp(a, "--pytorch-reserved") ||
+			 !strcmp(a, "--snapshot")) {
 			if (!v)
 				return usage_error("%s needs a value", a);
 			i++;
 			if (a[2] == 't')
 				o->timeline = v;
+			else if (a[2] == 's')
+				o->snapshot = v;
 			else if (a[2] == 'a' && (!strcmp(v, "malloc") || !strcmp(v, "async")))
 				o->api = v[0] == 'm' ? API_MALLOC : API_ASYNC;
 			else if (a[2] == 'a')
@@ -1004,7 +1013,7 @@ static int parse_args(int argc, char **argv, options *o)
 				return usage_error("--pytorch-reserved '%s': expected a byte count above 0 (K, M, G suffixes)", v);
 		} else if (a[0] == '-' && a[1])
 			return usage_error("unknown option '%s'; accepted: --json, --timeline FILE, --api "
-					   "malloc|async, --fit, --pytorch-reserved BYTES, --help", a);
+					   "malloc|async, --fit, --pytorch-reserved BYTES, --snapshot FILE, --help", a);
 		else if (!o->path)
 			o->path = a;
 		else
@@ -1028,13 +1037,18 @@ int main(int argc, char **argv)
 	}
 	gzbuffer(in, 1 << 16);
 	const cm_config *cfg = cm_config_get();
+	cm_config recorded = *cfg; /* --snapshot: the heap records its actions, as under oom_snapshot */
+	if (o.snapshot)
+		snprintf(recorded.oom_snapshot, sizeof(recorded.oom_snapshot), "%s", o.snapshot);
 	tape tp = {0};
 	replay r = {.api = o.api, .tape = o.fit ? &tp : NULL};
-	bool complete = replay_open(&r, cfg, cfg->sim_memory) && (!o.timeline || timeline_open(&r, o.timeline));
+	bool complete = replay_open(&r, &recorded, cfg->sim_memory) && (!o.timeline || timeline_open(&r, o.timeline));
 	double t0 = now_s();
 	complete = complete && replay_file(&r, in, o.path);
 	double secs = now_s() - t0;
 	gzclose(in);
+	if (complete && o.snapshot)
+		complete = cm_snapshot_write(r.heap, o.snapshot, stderr);
 	complete = timeline_close(&r) && complete;
 	fit f = {.pytorch = o.pytorch};
 	if (complete && o.fit) {

@@ -82,6 +82,101 @@ def check_integer_widths(data):
     return n
 
 
+class History:
+    """PyTorch's memory viewer draws the state at any position of a device's
+    trace by undoing, from the snapshot's final state, every later action
+    (its MemoryView.simulate_memory): a block freed comes back, an allocation
+    goes, a segment freed or unmapped comes back (an unmapped range merged
+    with an adjacent one of its stream), a segment allocated or mapped goes
+    (a mapped range cut out of the segment holding it). The viewer throws,
+    or draws a block inside no segment, where a trace does not undo to a
+    consistent state; this replays the undoing and names the first position
+    where it would."""
+
+    def __init__(self, snap, device):
+        self.segs = sorted([s["address"], s["total_size"], s["stream"]]
+                           for s in snap["segments"] if s["device"] == device)
+        self.blocks = {}
+        for s in snap["segments"]:
+            if s["device"] != device:
+                continue
+            for b in s["blocks"]:
+                if b["state"] != "inactive":
+                    self.blocks[b["address"]] = b["size"]
+
+    def holder(self, addr, size):
+        return next((s for s in self.segs if s[0] <= addr and addr + size <= s[0] + s[1]), None)
+
+    def no_block_in(self, addr, size, where):
+        inside = [a for a, n in self.blocks.items() if a < addr + size and addr < a + n]
+        expect(not inside, inside and f"{where}: live block {inside[0]:#x} left inside no segment")
+
+    def map(self, addr, size, stream, merge, where):
+        expect(all(a + n <= addr or addr + size <= a for a, n, _ in self.segs),
+               f"{where}: range {addr:#x}+{size} overlaps a segment")
+        self.segs.append([addr, size, stream])
+        self.segs.sort()
+        if merge:
+            merged = []
+            for s in self.segs:
+                if merged and merged[-1][0] + merged[-1][1] == s[0] and merged[-1][2] == s[2]:
+                    merged[-1][1] += s[1]
+                else:
+                    merged.append(s)
+            self.segs = merged
+
+    def unmap(self, addr, size, merge, where):
+        if not merge:
+            seg = next((s for s in self.segs if s[0] == addr), None)
+            expect(seg is not None, f"{where}: no segment at {addr:#x} to take away")
+            self.segs.remove(seg)
+            self.no_block_in(seg[0], seg[1], where)
+            return
+        seg = self.holder(addr, size)
+        expect(seg is not None, f"{where}: no segment holds the mapped range {addr:#x}+{size}")
+        self.segs.remove(seg)
+        if seg[0] < addr:
+            self.segs.append([seg[0], addr - seg[0], seg[2]])
+        if addr + size < seg[0] + seg[1]:
+            self.segs.append([addr + size, seg[0] + seg[1] - addr - size, seg[2]])
+        self.segs.sort()
+        self.no_block_in(addr, size, where)
+
+    def undo(self, e, where):
+        a, n, act = e["addr"], e["size"], e["action"]
+        if act in ("free", "free_completed"):
+            expect(self.holder(a, n) is not None, f"{where}: block {a:#x}+{n} comes back inside no segment")
+            self.blocks[a] = n
+        elif act == "free_requested":
+            expect(a in self.blocks, f"{where}: free_requested of {a:#x}, not live after it")
+        elif act == "alloc":
+            expect(a in self.blocks, f"{where}: alloc of {a:#x}, not live after it")
+            del self.blocks[a]
+        elif act in ("segment_free", "segment_unmap"):
+            self.map(a, n, e["stream"], act == "segment_unmap", where)
+        elif act in ("segment_alloc", "segment_map"):
+            self.unmap(a, n, act == "segment_map", where)
+
+
+def check_history(snap):
+    """Every position of every device's trace as the viewer draws it;
+    returns how many positions were checked."""
+    positions = 0
+    for device, trace in enumerate(snap["device_traces"]):
+        events = []
+        for e in trace:  # the viewer shows a free_requested + free_completed pair as one free
+            if (e["action"] == "free_completed" and events and events[-1]["action"] == "free_requested"
+                    and events[-1]["addr"] == e["addr"]):
+                events[-1] = dict(events[-1], action="free")
+            else:
+                events.append(e)
+        h = History(snap, device)
+        for k in range(len(events) - 1, -1, -1):
+            h.undo(events[k], f"device {device} trace position {k} ({events[k]['action']})")
+        positions += len(events)
+    return positions
+
+
 HOST_KEYS = ("host_alloc_calls", "host_cache_hits", "host_reserved_bytes",
              "peak_host_reserved_bytes", "host_cached_bytes")
 
@@ -92,6 +187,9 @@ def main():
     snap = PlainOnly(io.BytesIO(data)).load()
     expect(isinstance(snap, dict), "top level is not a dict")
     check_types(snap, {"segments": list, "device_traces": list}, "snapshot")
+    check_types(snap["allocator_settings"], {"PYTORCH_CUDA_ALLOC_CONF": str, "max_split_size": int,
+                                             "garbage_collection_threshold": float,
+                                             "expandable_segments": bool}, "allocator_settings")
     if "host_stats" in snap:  # pinned host memory (core/host.c)
         check_types(snap["host_stats"], {k: int for k in HOST_KEYS}, "host_stats")
     stitched = pending = with_frames = device_free = 0
@@ -129,6 +227,7 @@ def main():
             if e["action"] == "oom":
                 expect(isinstance(e.get("device_free"), int), "an oom entry without device_free")
                 device_free += e["device_free"] > 0
+    positions = check_history(snap)
     args = sys.argv[2:]
     if "--frames" in args:
         k = args.index("--frames")
@@ -147,7 +246,8 @@ def main():
     missing = set(args) - seen
     expect(not missing, f"trace lacks {sorted(missing)}")
     print(f"snapshot ok: {len(snap['segments'])} segments, "
-          f"{sum(len(d) for d in snap['device_traces'])} trace entries, {ints} integers in the "
+          f"{sum(len(d) for d in snap['device_traces'])} trace entries ({positions} viewer positions "
+          f"consistent), {ints} integers in the "
           f"shortest encoding, {pending} blocks pending a fence, {with_frames} with frames")
 
 

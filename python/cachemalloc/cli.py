@@ -74,6 +74,7 @@ def cmd_replay(args):
     extra = (["--json"] if args.json else []) + (["--timeline", args.timeline] if args.timeline else [])
     extra += (["--api", args.api] if args.api else []) + (["--fit"] if args.fit else [])
     extra += ["--pytorch-reserved", args.pytorch_reserved] if args.pytorch_reserved else []
+    extra += ["--snapshot", args.snapshot] if args.snapshot else []
     argv, env = _replay_cmd(args, args.trace, conf, extra)
     os.execve(argv[0], argv, env)
 
@@ -157,6 +158,8 @@ def parser():
                    "which the whole trace replays with no failed allocation, beside PyTorch's max reserved")
     p.add_argument("--pytorch-reserved", metavar="BYTES", help="PyTorch's max reserved for --fit (K, M, G "
                    "suffixes); default: max_reserved of the JSON beside the trace (NAME.json)")
+    p.add_argument("--snapshot", metavar="FILE", help="after the replay, write the memory snapshot "
+                   "PyTorch's viewer opens (the replay's actions recorded from its start)")
     p.set_defaults(fn=cmd_replay)
     p = sub.add_parser("plot", help="replay a trace once per configuration and draw reserved memory and "
                        "fragmentation (needs matplotlib)", description="replay TRACE once per --conf "

@@ -7,7 +7,8 @@
  * five seconds for PATH to appear (the metrics file the library writes
  * every second) and copies it to COPY. Then frees the rest.
  * With "pending PATH COPY" (under report_signal:SIGUSR1 and oom_snapshot:
- * PATH), first: a block freed on a second stream behind slow work, then
+ * PATH), first: a block freed on a second stream behind slow work (alone
+ * in its segment, so that it stays apart, pending), then
  * SIGUSR1, and the snapshot the signal writes copied to COPY while the
  * block still waits on its fence.
  */
@@ -49,7 +50,8 @@ int main(int argc, char **argv)
 		cudaStream_t s2;
 		void *q = NULL;
 		CHECK(cudaStreamCreate(&s2));
-		CHECK(cudaMalloc(&q, 4 * INTEG_MIB));
+		/* a segment of its own: a free neighbour would merge with it at once */
+		CHECK(cudaMalloc(&q, 20 * INTEG_MIB));
 		slow_fill(q, 1, 4 * INTEG_MIB, s2);
 		CHECK(cudaFreeAsync(q, s2));
 		raise(SIGUSR1);
