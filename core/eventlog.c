@@ -1,11 +1,13 @@
 /* core/eventlog.c - every allocation and free as RMM's event log (log:PATH).
  *
  * The format is the CSV that RMM's logging_resource_adaptor writes and its
- * replay benchmark reads: the header `Thread,Time,Action,Pointer,Size,Stream`,
- * then one line per event: the thread id, the local time as
- * HH:MM:SS.microseconds, the action (`allocate`, `allocate failure`,
- * `free`), the pointer and the stream in hexadecimal (0x...), the size in
- * bytes (the block's rounded size, as the snapshot's trace records it).
+ * replay benchmark reads, `Thread,Time,Action,Pointer,Size,Stream`, and a
+ * last column of ours, `Device` (a process's devices told apart; RMM logs
+ * one resource, one device, a file): one line per event: the thread id,
+ * the local time as HH:MM:SS.microseconds, the action (`allocate`,
+ * `allocate failure`, `free`), the pointer and the stream in hexadecimal
+ * (0x...), the size in bytes asked (as RMM logs it; the snapshot's trace
+ * keeps the block's rounded size), the device's index.
  * `cachemalloc replay` reads it back (scripts/replay.c).
  *
  * Events come from trace.c, under the device lock; a heap that logs serves
@@ -34,7 +36,7 @@
 
 #include "internal.h"
 
-#define CM_EVENTLOG_HEADER "Thread,Time,Action,Pointer,Size,Stream\n"
+#define CM_EVENTLOG_HEADER "Thread,Time,Action,Pointer,Size,Stream,Device\n"
 #define CM_EVENTLOG_BUFFER (1 << 16)
 
 struct cm_eventlog {
@@ -120,7 +122,8 @@ static const char *cm_eventlog_action(uint8_t action)
 	}
 }
 
-void cm_eventlog_event(cm_heap *h, uint8_t action, uintptr_t addr, size_t size, cm_stream stream)
+void cm_eventlog_event(cm_heap *h, int device, uint8_t action, uintptr_t addr, size_t size,
+		       cm_stream stream)
 {
 	cm_eventlog *log = h->eventlog;
 	const char *name = cm_eventlog_action(action);
@@ -134,9 +137,9 @@ void cm_eventlog_event(cm_heap *h, uint8_t action, uintptr_t addr, size_t size, 
 	localtime_r(&ts.tv_sec, &tm);
 	char line[160];
 	int n = snprintf(line, sizeof(line),
-			 "%ld,%02d:%02d:%02d.%06ld,%s,0x%" PRIxPTR ",%zu,0x%" PRIxPTR "\n",
+			 "%ld,%02d:%02d:%02d.%06ld,%s,0x%" PRIxPTR ",%zu,0x%" PRIxPTR ",%d\n",
 			 cm_eventlog_tid, tm.tm_hour, tm.tm_min, tm.tm_sec, ts.tv_nsec / 1000, name,
-			 addr, size, (uintptr_t)stream);
+			 addr, size, (uintptr_t)stream, device);
 	if (n <= 0 || (size_t)n >= sizeof(line))
 		return;
 	pthread_mutex_lock(&log->lock);

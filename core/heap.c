@@ -376,7 +376,7 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	 * report, which then tells what is held after the failure. */
 	cm_stitch_release(d);
 	d->stats.oom_count++;
-	cm_trace(d, CM_TRACE_OOM, 0, rq->size, cm_trace_stream(rq->consumer));
+	cm_trace_asked(d, CM_TRACE_OOM, 0, rq->size, rq->requested, cm_trace_stream(rq->consumer));
 	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_segment(rq->size)));
 	return CM_ERR_OOM;
 found:
@@ -429,7 +429,8 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 	if (st == CM_OK) {
 		if (tc && h->fast)
 			cm_tc_hand_out_locked(tc, b);
-		cm_trace(d, CM_TRACE_ALLOC, b->node.addr, b->node.size, cm_trace_stream(rq.consumer));
+		cm_trace_asked(d, CM_TRACE_ALLOC, b->node.addr, b->node.size, b->requested,
+			       cm_trace_stream(rq.consumer));
 		*out = b->node.addr;
 	}
 out:
@@ -472,7 +473,7 @@ static cm_status cm_free_on_device(cm_heap *h, cm_device *d, uintptr_t ptr, cm_s
 	d->stats.free_calls++;
 	cm_tag tag = cm_tag_for_free(d, rec, thread);
 	size_t size = b->node.size;
-	cm_trace(d, CM_TRACE_FREE_REQUESTED, ptr, size, cm_trace_stream(rec));
+	cm_trace_asked(d, CM_TRACE_FREE_REQUESTED, ptr, size, b->requested, cm_trace_stream(rec));
 	cm_tc_before_slow_path_locked(tc, d);
 	b->tag = tag;
 	if (cm_tc_park_locked(tc, d, b, key, rec)) {

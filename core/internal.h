@@ -594,6 +594,8 @@ typedef struct cm_trace_entry {
 bool cm_trace_init(cm_device *d);
 void cm_trace_fini(cm_device *d);
 void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
+void cm_trace_asked(cm_device *d, uint8_t action, uintptr_t addr, size_t size, size_t asked,
+		    cm_stream stream);
 const cm_trace_entry *cm_trace_get(const cm_device *d, size_t i);
 const char *cm_trace_action_name(uint8_t action);
 cm_stream cm_trace_stream(const cm_stream_rec *rec);
@@ -601,7 +603,8 @@ cm_stream cm_trace_stream(const cm_stream_rec *rec);
 /* eventlog.c: RMM's event log, fed by cm_trace. */
 typedef struct cm_eventlog cm_eventlog;
 bool cm_eventlog_open(cm_heap *h);
-void cm_eventlog_event(cm_heap *h, uint8_t action, uintptr_t addr, size_t size, cm_stream stream);
+void cm_eventlog_event(cm_heap *h, int device, uint8_t action, uintptr_t addr, size_t size,
+		       cm_stream stream);
 void cm_eventlog_close(cm_heap *h);
 
 /* stacks.c: each live block's call stack (snapshot_stacks). */

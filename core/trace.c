@@ -42,7 +42,16 @@ void cm_trace_fini(cm_device *d)
 
 void cm_trace(cm_device *d, uint8_t action, uintptr_t addr, size_t size, cm_stream stream)
 {
-	cm_eventlog_event(d->heap, action, addr, size, stream);
+	cm_trace_asked(d, action, addr, size, size, stream);
+}
+
+/* An action on a block of size bytes asked as asked bytes: the trace keeps
+ * the block's size (as PyTorch's history), the event log the size asked
+ * (as RMM's). */
+void cm_trace_asked(cm_device *d, uint8_t action, uintptr_t addr, size_t size, size_t asked,
+		    cm_stream stream)
+{
+	cm_eventlog_event(d->heap, d->index, action, addr, asked, stream);
 	if (!d->trace)
 		return;
 	if (action == CM_TRACE_ALLOC)

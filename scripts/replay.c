@@ -20,7 +20,10 @@
  * Size,Stream`: six fields, the pointer and the stream in hexadecimal
  * (0x..., or "(nil)"/decimal), the actions allocate / free (also spelled
  * deallocate, as RMM's documentation does) / allocate failure (ignored:
- * the original program was refused it). Thread and Time are not used.
+ * the original program was refused it). Thread and Time are not used. The
+ * log cachemalloc writes has a seventh column, Device: one device of it
+ * is replayed, --device N or the first the log names, and the events of
+ * the others are left out, said on stderr.
  *
  * With --timeline FILE it also writes, after every operation, the CSV line
  * `op,live_bytes,reserved_bytes` (scripts/plot_timeline.py draws it).
@@ -50,7 +53,8 @@
  * start): what PyTorch's memory viewer would show of the trace.
  *
  * usage: cachemalloc-replay TRACE [--json] [--timeline FILE] [--api malloc|async]
- *        [--fit] [--pytorch-reserved BYTES] [--snapshot FILE]   (configuration: CACHEMALLOC_CONF)
+ *        [--fit] [--pytorch-reserved BYTES] [--snapshot FILE] [--device N]
+ *        (configuration: CACHEMALLOC_CONF)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -108,6 +112,9 @@ typedef struct replay {
 	uint64_t live_bytes, peak_live;
 	bool stopped;
 	bool rmm; /* the input is RMM's event log */
+	bool rmm_device; /* with cachemalloc's Device column */
+	int64_t device; /* the device replayed (--device; -1: the first in the log) */
+	uint64_t other_device_events; /* left out: events of the log's other devices */
 	bool quiet; /* a try of --fit: no warnings (the reported replay gave them) */
 	replay_api api;
 	FILE *timeline; /* --timeline: one line per operation */
@@ -323,6 +330,7 @@ static double now_s(void)
 #define MAX_LINE 4096 /* an event line is at most 14 + 3 * 20 + 3 bytes */
 #define HEADER "action,addr,size,stream"
 #define RMM_HEADER "Thread,Time,Action,Pointer,Size,Stream"
+#define RMM_DEVICE_HEADER RMM_HEADER ",Device" /* cachemalloc's log: a process's devices apart */
 
 typedef struct reader {
 	gzFile in;
@@ -416,6 +424,7 @@ static bool parse_u64(const char *s, uint64_t *out)
 typedef struct event {
 	const char *action;
 	uint64_t addr, size, stream;
+	int64_t device; /* the log's Device column; -1: none */
 } event;
 
 /* Splits an event line; false with why[] filled when it breaks a rule. */
@@ -488,19 +497,23 @@ static bool parse_ptr(const char *s, uint64_t *out)
 	return digits > 0;
 }
 
-/* An event line of RMM's log (six fields), mapped onto the trace's. */
-static bool parse_rmm_event(char *text, size_t len, event *ev, char *why, size_t whylen)
+/* An event line of RMM's log (six fields, seven with cachemalloc's
+ * Device), mapped onto the trace's. */
+static bool parse_rmm_event(char *text, size_t len, bool with_device, event *ev, char *why,
+			    size_t whylen)
 {
-	static const char *const names[6] = {"Thread", "Time", "Action", "Pointer", "Size", "Stream"};
-	char *f[6], buf[40];
+	static const char *const names[7] = {"Thread", "Time", "Action", "Pointer", "Size", "Stream", "Device"};
+	const int want = with_device ? 7 : 6;
+	const char *header = with_device ? RMM_DEVICE_HEADER : RMM_HEADER;
+	char *f[7], buf[40];
 	int n = 0;
 	if (memchr(text, '\0', len)) {
 		snprintf(why, whylen, "contains a NUL byte");
 		return false;
 	}
 	for (char *p = text;; p++) {
-		if (n == 6) {
-			snprintf(why, whylen, "more than 6 fields; expected " RMM_HEADER);
+		if (n == want) {
+			snprintf(why, whylen, "more than %d fields; expected %s", want, header);
 			return false;
 		}
 		f[n++] = p;
@@ -509,11 +522,11 @@ static bool parse_rmm_event(char *text, size_t len, event *ev, char *why, size_t
 			break;
 		*p = '\0';
 	}
-	if (n < 6) {
-		snprintf(why, whylen, "%d field%s; expected 6: " RMM_HEADER, n, n == 1 ? "" : "s");
+	if (n < want) {
+		snprintf(why, whylen, "%d field%s; expected %d: %s", n, n == 1 ? "" : "s", want, header);
 		return false;
 	}
-	for (int i = 0; i < 6; i++) {
+	for (int i = 0; i < want; i++) {
 		if (!*f[i]) {
 			snprintf(why, whylen, "%s is empty", names[i]);
 			return false;
@@ -525,6 +538,12 @@ static bool parse_rmm_event(char *text, size_t len, event *ev, char *why, size_t
 			 bad == 4 ? "a decimal integer" : "a pointer (0x followed by hexadecimal digits)");
 		return false;
 	}
+	uint64_t device = 0;
+	if (with_device && (!parse_u64(f[6], &device) || device > INT32_MAX)) {
+		snprintf(why, whylen, "Device '%s' is not a device index", shown(f[6], strlen(f[6]), buf));
+		return false;
+	}
+	ev->device = with_device ? (int64_t)device : -1;
 	const char *a = f[2];
 	if (!strcmp(a, "allocate"))
 		ev->action = "alloc";
@@ -643,7 +662,8 @@ static bool replay_file(replay *r, gzFile in, const char *path)
 			return refuse(r, path, why);
 		}
 		if (r->line == 1) {
-			r->rmm = header_is(text, len, RMM_HEADER);
+			r->rmm_device = header_is(text, len, RMM_DEVICE_HEADER);
+			r->rmm = r->rmm_device || header_is(text, len, RMM_HEADER);
 			if (!r->rmm && !header_is(text, len, HEADER)) {
 				snprintf(why, sizeof(why), "the header is '%s'; expected exactly " HEADER
 					 " (or RMM's " RMM_HEADER ")", shown(text, len, buf));
@@ -651,9 +671,16 @@ static bool replay_file(replay *r, gzFile in, const char *path)
 			}
 			continue;
 		}
-		event ev;
-		if (!(r->rmm ? parse_rmm_event : parse_event)(text, len, &ev, why, sizeof(why)))
+		event ev = {.device = -1};
+		if (!(r->rmm ? parse_rmm_event(text, len, r->rmm_device, &ev, why, sizeof(why))
+			     : parse_event(text, len, &ev, why, sizeof(why))))
 			return refuse(r, path, why);
+		if (ev.device >= 0 && r->device < 0)
+			r->device = ev.device;
+		if (ev.device >= 0 && ev.device != r->device) {
+			r->other_device_events++;
+			continue;
+		}
 		do_event(r, &ev);
 	}
 	const char *msg = gzerror(in, &err);
@@ -663,6 +690,10 @@ static bool replay_file(replay *r, gzFile in, const char *path)
 	}
 	if (r->line == 0)
 		return refuse(r, path, "empty; a trace starts with the header " HEADER);
+	if (r->other_device_events)
+		fprintf(stderr, "replay: %s: replayed device %" PRId64 "; %" PRIu64 " events of other "
+			"devices left out (--device N replays another)\n", path, r->device,
+			r->other_device_events);
 	return !r->stopped;
 }
 
@@ -937,7 +968,7 @@ static void print_report(replay *r, const char *path, double secs, bool json, co
 enum { EXIT_COMPLETE = 0, EXIT_BAD_INPUT = 1, EXIT_USAGE = 2 };
 
 #define USAGE "usage: cachemalloc-replay TRACE [--json] [--timeline FILE] [--api malloc|async] " \
-	"[--fit] [--pytorch-reserved BYTES] [--snapshot FILE]"
+	"[--fit] [--pytorch-reserved BYTES] [--snapshot FILE] [--device N]"
 
 static void usage(FILE *to)
 {
@@ -950,6 +981,8 @@ static void usage(FILE *to)
 	      "replays with no failed allocation, beside PyTorch's max reserved for it:\n"
 	      "--pytorch-reserved BYTES (K, M, G suffixes), or NAME.json beside NAME.csv.gz\n"
 	      "(max_reserved; expandable_max_reserved under expandable segments).\n"
+	      "--device N: of an event log with a Device column, replay device N (default:\n"
+	      "the first it names; the others' events are left out).\n"
 	      "--snapshot FILE: after the replay, write the memory snapshot PyTorch's viewer\n"
 	      "opens, the replay's actions recorded from its start.\n"
 	      "Replays an allocation trace (CSV, plain or gzip'd) through the cache on the\n"
@@ -971,6 +1004,7 @@ typedef struct options {
 	bool json, fit;
 	replay_api api;
 	uint64_t pytorch; /* --pytorch-reserved; 0: from the JSON beside the trace */
+	int64_t device; /* --device; -1: the log's first */
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -995,11 +1029,16 @@ static int parse_args(int argc, char **argv, options *o)
 		else if (!strcmp(a, "--fit"))
 			o->fit = true;
 		else if (!strcmp(a, "--timeline") || !strcmp(a, "--api") || !strcmp(a, "--pytorch-reserved") ||
-			 !strcmp(a, "--snapshot")) {
+			 !strcmp(a, "--snapshot") || !strcmp(a, "--device")) {
 			if (!v)
 				return usage_error("%s needs a value", a);
 			i++;
-			if (a[2] == 't')
+			uint64_t dev;
+			if (a[2] == 'd' && (!parse_u64(v, &dev) || dev > INT32_MAX))
+				return usage_error("--device '%s': expected a device index", v);
+			else if (a[2] == 'd')
+				o->device = (int64_t)dev;
+			else if (a[2] == 't')
 				o->timeline = v;
 			else if (a[2] == 's')
 				o->snapshot = v;
@@ -1013,7 +1052,7 @@ static int parse_args(int argc, char **argv, options *o)
 				return usage_error("--pytorch-reserved '%s': expected a byte count above 0 (K, M, G suffixes)", v);
 		} else if (a[0] == '-' && a[1])
 			return usage_error("unknown option '%s'; accepted: --json, --timeline FILE, --api "
-					   "malloc|async, --fit, --pytorch-reserved BYTES, --snapshot FILE, --help", a);
+					   "malloc|async, --fit, --pytorch-reserved BYTES, --snapshot FILE, --device N, --help", a);
 		else if (!o->path)
 			o->path = a;
 		else
@@ -1026,7 +1065,7 @@ static int parse_args(int argc, char **argv, options *o)
 
 int main(int argc, char **argv)
 {
-	options o = {0};
+	options o = {.device = -1};
 	int status = parse_args(argc, argv, &o);
 	if (status >= 0)
 		return status;
@@ -1041,7 +1080,7 @@ int main(int argc, char **argv)
 	if (o.snapshot)
 		snprintf(recorded.oom_snapshot, sizeof(recorded.oom_snapshot), "%s", o.snapshot);
 	tape tp = {0};
-	replay r = {.api = o.api, .tape = o.fit ? &tp : NULL};
+	replay r = {.api = o.api, .tape = o.fit ? &tp : NULL, .device = o.device};
 	bool complete = replay_open(&r, &recorded, cfg->sim_memory) && (!o.timeline || timeline_open(&r, o.timeline));
 	double t0 = now_s();
 	complete = complete && replay_file(&r, in, o.path);

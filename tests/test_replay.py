@@ -74,6 +74,21 @@ with tempfile.TemporaryDirectory() as d:
     check("unknown stream" in err, f"unknown stream reported: {err}")
     check(j.get("unknown_actions") == 1, f"unknown action counted: {j}")
 
+    # cachemalloc's event log of two devices (a Device column): one device replayed, the
+    # other's events left out and said; one process's devices replayed as one would add up.
+    two = "Thread,Time,Action,Pointer,Size,Stream,Device\n"
+    for dev, size in ((0, 117440512), (1, 83886080)):
+        two += f"1,00:00:00.000000,allocate,0x{0x7f0000000000 + dev * 0x10000000:x},{size},0x0,{dev}\n"
+    two += "1,00:00:00.000001,free,0x7f0000000000,117440512,0x0,0\n"
+    log = write(d, "two.csv", two)
+    rc, j, err = replay(log)
+    check(rc == 0 and j.get("peak_allocated_bytes") == 117440512 and "replayed device 0; 1 events" in err,
+          f"a two-device log replays its first device: {rc} {j} {err}")
+    rc, j, err = replay(log, "--device", "1")
+    check(rc == 0 and j.get("peak_allocated_bytes") == 83886080, f"--device 1: {rc} {j} {err}")
+    rc, j, err = replay(write(d, "dev.csv", two.replace(",0x0,1\n", ",0x0,x\n")))
+    check(rc == 1 and "Device 'x' is not a device index" in err, f"a bad Device refused: {rc} {err}")
+
     # Input that breaks a rule: exit 1, one line naming the line, no report.
     def refused(name, data, line, words):
         path = os.path.join(d, name)

@@ -74,7 +74,7 @@ static void test_event_log(void **state)
 	fixture f;
 	fixture_open(&f, 64 * MiB, conf);
 	cm_stream s = fixture_stream(&f, true);
-	uintptr_t a = fixture_malloc(&f, 4096), b = fixture_malloc_async(&f, 3 * MiB, s);
+	uintptr_t a = fixture_malloc(&f, 4000), b = fixture_malloc_async(&f, 3 * MiB, s);
 	assert_int_equal(cm_free(f.heap, a), CM_OK);
 	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
 	fixture_close(&f);
@@ -82,16 +82,56 @@ static void test_event_log(void **state)
 	assert_non_null(in);
 	int allocs = 0, frees = 0, n = 0;
 	assert_non_null(fgets(line, sizeof(line), in));
-	assert_string_equal(line, "Thread,Time,Action,Pointer,Size,Stream\n");
+	assert_string_equal(line, "Thread,Time,Action,Pointer,Size,Stream,Device\n");
 	while (fgets(line, sizeof(line), in)) {
 		n++;
 		allocs += strstr(line, ",allocate,0x") != NULL;
 		frees += strstr(line, ",free,0x") != NULL;
+		/* the size asked, as RMM logs it, not the block's 4096 */
+		assert_true(strstr(line, ",4000,0x") || strstr(line, ",3145728,0x"));
+		assert_non_null(strstr(line, ",0\n"));
 	}
 	fclose(in);
 	assert_int_equal(n, 4);
 	assert_int_equal(allocs, 2);
 	assert_int_equal(frees, 2);
+	unlink(path);
+}
+
+/* A process's devices apart in the log: a Device column. */
+static void test_event_log_devices(void **state)
+{
+	(void)state;
+	char path[128], conf[256], line[256];
+	snprintf(path, sizeof(path), "%s/log2.csv", dir);
+	snprintf(conf, sizeof(conf), "log:%s", path);
+	cm_config cfg;
+	cm_config_defaults(&cfg);
+	assert_int_equal(cm_config_parse(&cfg, conf, stderr), 0);
+	sim_options opt = {.devices = 2, .capacity = 64 * MiB};
+	sim *sm = sim_create(&opt);
+	cm_heap *h;
+	assert_int_equal(cm_heap_create(sim_backend(sm), &cfg, &h), CM_OK);
+	uintptr_t a, b;
+	assert_int_equal(cm_malloc(h, 0, 1000, &a), CM_OK);
+	assert_int_equal(cm_malloc(h, 1, 5000, &b), CM_OK);
+	assert_int_equal(cm_free(h, a), CM_OK);
+	assert_int_equal(cm_free(h, b), CM_OK);
+	cm_heap_destroy(h);
+	sim_destroy(sm);
+	FILE *in = fopen(path, "r");
+	assert_non_null(in);
+	int on[2] = {0, 0};
+	assert_non_null(fgets(line, sizeof(line), in));
+	while (fgets(line, sizeof(line), in)) {
+		bool first = strstr(line, ",1000,0x") != NULL;
+		assert_true(first || strstr(line, ",5000,0x"));
+		assert_non_null(strstr(line, first ? ",0\n" : ",1\n"));
+		on[!first]++;
+	}
+	fclose(in);
+	assert_int_equal(on[0], 2);
+	assert_int_equal(on[1], 2);
 	unlink(path);
 }
 
@@ -132,6 +172,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_expandable_trace),
 		cmocka_unit_test(test_oom_device_free),
 		cmocka_unit_test(test_event_log),
+		cmocka_unit_test(test_event_log_devices),
 		cmocka_unit_test(test_stacks_table),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);

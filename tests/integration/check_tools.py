@@ -92,10 +92,11 @@ def check_log(path, what):
     except OSError as e:
         check(False, f"{what}: {path}", str(e))
         return -1
-    check(lines[0] == "Thread,Time,Action,Pointer,Size,Stream", f"{what}: RMM's header", lines[0])
+    check(lines[0] == "Thread,Time,Action,Pointer,Size,Stream,Device", f"{what}: RMM's header and Device",
+          lines[0])
     check(lines[-1] == "", f"{what}: ends in a newline")
     rows = [l.split(",") for l in lines[1:-1]]
-    check(all(len(r) == 6 for r in rows), f"{what}: six fields a row")
+    check(all(len(r) == 7 and r[6] == "0" for r in rows), f"{what}: seven fields a row, device 0")
     actions = [r[2] for r in rows]
     check(actions.count("allocate") == 6 and actions.count("free") == 6 and
           actions.count("allocate failure") == 1, f"{what}: 6 allocate, 6 free, 1 allocate failure",
