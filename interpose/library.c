@@ -138,9 +138,9 @@ static bool cm_lib_init_locked(void)
 {
 	const cm_config *cfg = cm_config_get();
 	int n = 0;
-	if (!cm_drv_resolve() || !cm_drv.cuDeviceGetCount || !cm_drv.cuCtxGetCurrent)
+	if (!cm_drv_resolve() || !cm_real.cuDeviceGetCount || !cm_real.cuCtxGetCurrent)
 		return false;
-	CUresult r = cm_drv.cuDeviceGetCount(&n);
+	CUresult r = cm_real.cuDeviceGetCount(&n);
 	if (r == CUDA_ERROR_NOT_INITIALIZED)
 		return false;
 	if (r != CUDA_SUCCESS || n <= 0) {
@@ -300,11 +300,11 @@ cm_status cm_lib_free_async(cm_heap *h, uintptr_t p, CUstream s, bool ptsz)
 static cm_capture_mode cm_lib_thread_capture_mode(void)
 {
 	CUstreamCaptureMode m = CU_STREAM_CAPTURE_MODE_RELAXED;
-	if (!cm_drv.cuThreadExchangeStreamCaptureMode ||
-	    cm_drv.cuThreadExchangeStreamCaptureMode(&m) != CUDA_SUCCESS)
+	if (!cm_real.cuThreadExchangeStreamCaptureMode ||
+	    cm_real.cuThreadExchangeStreamCaptureMode(&m) != CUDA_SUCCESS)
 		return CM_CAPTURE_GLOBAL; /* CUDA's default */
 	CUstreamCaptureMode back = m;
-	cm_drv.cuThreadExchangeStreamCaptureMode(&back);
+	cm_real.cuThreadExchangeStreamCaptureMode(&back);
 	_Static_assert(CU_STREAM_CAPTURE_MODE_GLOBAL == (int)CM_CAPTURE_GLOBAL &&
 			       CU_STREAM_CAPTURE_MODE_THREAD_LOCAL == (int)CM_CAPTURE_THREAD_LOCAL &&
 			       CU_STREAM_CAPTURE_MODE_RELAXED == (int)CM_CAPTURE_RELAXED,
@@ -324,11 +324,11 @@ bool cm_lib_capture_forbidden(cm_heap *h)
 static bool cm_lib_refused_by_cuda(void)
 {
 	CUdeviceptr d = 0;
-	if (!cm_drv.cuMemAlloc_v2)
+	if (!cm_real.cuMemAlloc_v2)
 		return false;
-	if (cm_drv.cuMemAlloc_v2(&d, 1) != CUDA_SUCCESS)
+	if (cm_real.cuMemAlloc_v2(&d, 1) != CUDA_SUCCESS)
 		return true;
-	cm_drv.cuMemFree_v2(d);
+	cm_real.cuMemFree_v2(d);
 	return false;
 }
 
@@ -439,11 +439,11 @@ CUresult cm_lib_cu_fail(cm_status st)
 bool cm_lib_capturing(CUstream s)
 {
 	if (atomic_load_explicit(&cm_lib_captures, memory_order_acquire) <= 0 ||
-	    !cm_drv.cuStreamIsCapturing)
+	    !cm_real.cuStreamIsCapturing)
 		return false;
 	CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
 	cm_in_cuda++;
-	CUresult r = cm_drv.cuStreamIsCapturing(s, &cs);
+	CUresult r = cm_real.cuStreamIsCapturing(s, &cs);
 	cm_in_cuda--;
 	/* An error here (the legacy stream during a global capture) means
 	 * capture is in the way: leave the call to CUDA. */
@@ -458,14 +458,14 @@ bool cm_lib_capture_active(void)
 bool cm_lib_relax(CUstreamCaptureMode *saved)
 {
 	*saved = CU_STREAM_CAPTURE_MODE_RELAXED;
-	return cm_lib_capture_active() && cm_drv.cuThreadExchangeStreamCaptureMode &&
-	       cm_drv.cuThreadExchangeStreamCaptureMode(saved) == CUDA_SUCCESS;
+	return cm_lib_capture_active() && cm_real.cuThreadExchangeStreamCaptureMode &&
+	       cm_real.cuThreadExchangeStreamCaptureMode(saved) == CUDA_SUCCESS;
 }
 
 void cm_lib_unrelax(bool relaxed, CUstreamCaptureMode saved)
 {
 	if (relaxed)
-		cm_drv.cuThreadExchangeStreamCaptureMode(&saved);
+		cm_real.cuThreadExchangeStreamCaptureMode(&saved);
 }
 
 /* ---- statistics at exit: no CUDA call here, the runtime may be gone ---- */
@@ -593,7 +593,7 @@ static void cm_lib_submit_unknown(cm_heap *h, CUstream s, cm_stream cs)
 	CUcontext ctx = NULL;
 	int slot = -1;
 	cm_in_cuda++;
-	if (cm_drv.cuStreamGetCtx && cm_drv.cuStreamGetCtx(s, &ctx) == CUDA_SUCCESS &&
+	if (cm_real.cuStreamGetCtx && cm_real.cuStreamGetCtx(s, &ctx) == CUDA_SUCCESS &&
 	    (slot = cm_ctx_find(ctx)) < 0 && !cm_lib_device(&slot))
 		slot = -1;
 	if (slot >= 0 && cm_ctx_handle(slot) == ctx && cm_stream_seen(h, slot, cs) == CM_OK)

@@ -4,7 +4,7 @@
  * and the arguments and the result pass through unchanged. No GPU, no
  * libcuda. docs/design.md, "Seeing every submission".
  */
-#define __CUDA_API_VERSION_INTERNAL 1 /* declares every export the hooks define */
+/* built with -D__CUDA_API_VERSION_INTERNAL=1, as interpose/: every export declared */
 #include <cuda.h>
 
 #include <stdio.h>
@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "hook_entry.h"
+#include "real.h"
+
+cm_real_fns cm_real; /* the library's store (hook_table.c), filled by the fakes */
 
 static int failures;
 #define CHECK(c) \
@@ -45,7 +48,7 @@ void cm_lib_submit(CUstream s, bool ptsz)
 
 static void *fake_for(const char *symbol);
 
-void cm_submit_resolve(void)
+bool cm_drv_resolve(void)
 {
 	n_resolves++;
 	for (size_t i = 0; i < cm_submit_count; i++) {
@@ -53,6 +56,7 @@ void cm_submit_resolve(void)
 		if (f)
 			__atomic_store_n(cm_submit_table[i].real, f, __ATOMIC_RELAXED);
 	}
+	return true;
 }
 
 static void reset(void)
@@ -190,7 +194,7 @@ static void test_entries(void)
 	const cm_hook_entry *e;
 	if ((e = entry("cuLaunchKernel_ptsz")))
 		CHECK(!strcmp(e->lookup, "cuLaunchKernel") && e->ptsz &&
-		      e->hook == (void *)cuLaunchKernel_ptsz);
+		      e->hook == (cm_fn)cuLaunchKernel_ptsz);
 	if ((e = entry("cuMemcpyHtoD_v2")))
 		CHECK(!strcmp(e->lookup, "cuMemcpyHtoD") && !e->ptsz);
 	if ((e = entry("cuMemcpyHtoD_v2_ptds")))
