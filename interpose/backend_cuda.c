@@ -11,8 +11,8 @@
  */
 #include "backend_cuda.h"
 
+#include "capture_state.h"
 #include "context.h"
-#include "library.h"
 #include "nvtx.h"
 #include "real.h"
 
