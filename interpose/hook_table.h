@@ -942,52 +942,52 @@ static inline CUresult cm_real_cuDevicePrimaryCtxRelease(CUdevice dev)
 
 static inline CUresult cm_real_cuCtxSetCurrent(CUcontext ctx)
 {
-	return cm_drv_resolve() && cm_real.cuCtxSetCurrent ? cm_real.cuCtxSetCurrent(ctx) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxSetCurrent ? cm_real.cuCtxSetCurrent(ctx) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxPushCurrent(CUcontext ctx)
 {
-	return cm_drv_resolve() && cm_real.cuCtxPushCurrent ? cm_real.cuCtxPushCurrent(ctx) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxPushCurrent ? cm_real.cuCtxPushCurrent(ctx) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxPushCurrent_v2(CUcontext ctx)
 {
-	return cm_drv_resolve() && cm_real.cuCtxPushCurrent_v2 ? cm_real.cuCtxPushCurrent_v2(ctx) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxPushCurrent_v2 ? cm_real.cuCtxPushCurrent_v2(ctx) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxPopCurrent(CUcontext *ctx)
 {
-	return cm_drv_resolve() && cm_real.cuCtxPopCurrent ? cm_real.cuCtxPopCurrent(ctx) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxPopCurrent ? cm_real.cuCtxPopCurrent(ctx) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxPopCurrent_v2(CUcontext *ctx)
 {
-	return cm_drv_resolve() && cm_real.cuCtxPopCurrent_v2 ? cm_real.cuCtxPopCurrent_v2(ctx) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxPopCurrent_v2 ? cm_real.cuCtxPopCurrent_v2(ctx) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxCreate(CUcontext *ctx, unsigned int flags, CUdevice dev)
 {
-	return cm_drv_resolve() && cm_real.cuCtxCreate ? cm_real.cuCtxCreate(ctx, flags, dev) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxCreate ? cm_real.cuCtxCreate(ctx, flags, dev) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxCreate_v2(CUcontext *ctx, unsigned int flags, CUdevice dev)
 {
-	return cm_drv_resolve() && cm_real.cuCtxCreate_v2 ? cm_real.cuCtxCreate_v2(ctx, flags, dev) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxCreate_v2 ? cm_real.cuCtxCreate_v2(ctx, flags, dev) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxCreate_v3(CUcontext *ctx, CUexecAffinityParam *params, int n, unsigned int flags, CUdevice dev)
 {
-	return cm_drv_resolve() && cm_real.cuCtxCreate_v3 ? cm_real.cuCtxCreate_v3(ctx, params, n, flags, dev) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxCreate_v3 ? cm_real.cuCtxCreate_v3(ctx, params, n, flags, dev) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxCreate_v4(CUcontext *ctx, CUctxCreateParams *params, unsigned int flags, CUdevice dev)
 {
-	return cm_drv_resolve() && cm_real.cuCtxCreate_v4 ? cm_real.cuCtxCreate_v4(ctx, params, flags, dev) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxCreate_v4 ? cm_real.cuCtxCreate_v4(ctx, params, flags, dev) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuCtxDetach(CUcontext ctx)
 {
-	return cm_drv_resolve() && cm_real.cuCtxDetach ? cm_real.cuCtxDetach(ctx) : CUDA_ERROR_NOT_INITIALIZED;
+	return cm_drv_resolve() && cm_real.cuCtxDetach ? cm_real.cuCtxDetach(ctx) : CUDA_ERROR_NOT_FOUND;
 }
 
 static inline CUresult cm_real_cuMemGetInfo_v2(size_t *free_bytes, size_t *total)

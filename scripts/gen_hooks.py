@@ -693,8 +693,11 @@ def generate_header(rows, funcs, version):
                 w('\t\treturn cudaErrorNotSupported;')
                 w('\treturn cm_real.%s(%s);' % (r.symbol, r.args()))
         else:
-            w('\treturn cm_drv_resolve() && cm_real.%s ? cm_real.%s(%s) : CUDA_ERROR_NOT_INITIALIZED;'
-              % (r.symbol, r.symbol, r.args()))
+            # A context hook of a function the driver lacks answers as the
+            # driver's lookup of it would (CUDA_ERROR_NOT_FOUND).
+            missing = 'CUDA_ERROR_NOT_FOUND' if r.shape == 'context' else 'CUDA_ERROR_NOT_INITIALIZED'
+            w('\treturn cm_drv_resolve() && cm_real.%s ? cm_real.%s(%s) : %s;'
+              % (r.symbol, r.symbol, r.args(), missing))
         w('}')
     w('')
     w('#endif')
@@ -824,8 +827,18 @@ def self_test(cc, inc):
         print('gen_hooks: self-test: expected errors for %s and cuCtxDestroy_v9, got:\n  %s'
               % (', '.join(sorted(expect)), '\n  '.join(errors)), file=sys.stderr)
         return 1
-    print('gen_hooks: self-test: %d unclassified functions and an unhooked ABI version '
-          'refused' % len(expect))
+    # A hand row whose hook is missing, or defined in another file than its row says.
+    missing = Row(0, ['cuMemFrob_v2', 'cuMemFrob', '2', 'watch', 'hooks.c', '-', 'CUresult',
+                      '(int x)'])
+    elsewhere = Row(0, ['cudaMalloc', '-', '1', 'cached_alloc', 'driver_hooks.c', '-',
+                        'cudaError_t', '(void **p, size_t n)'])
+    defs = check_definitions([missing, elsewhere])
+    if len(defs) != 2 or 'found: none' not in defs[0] or 'found: hooks.c 1' not in defs[1]:
+        print('gen_hooks: self-test: expected a missing and a misplaced hook, got:\n  %s'
+              % '\n  '.join(defs), file=sys.stderr)
+        return 1
+    print('gen_hooks: self-test: %d unclassified functions, an unhooked ABI version, a missing '
+          'and a misplaced hook refused' % len(expect))
     return 0
 
 

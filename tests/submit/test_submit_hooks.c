@@ -46,15 +46,17 @@ void cm_lib_submit(CUstream s, bool ptsz)
 	n_submits++;
 }
 
-static void *fake_for(const char *symbol);
+static cm_fn fake_for(const char *symbol);
 
 bool cm_drv_resolve(void)
 {
 	n_resolves++;
 	for (size_t i = 0; i < cm_submit_count; i++) {
-		void *f = fake_for(cm_submit_table[i].symbol);
+		cm_fn f = fake_for(cm_submit_table[i].symbol);
+		void *address;
+		memcpy(&address, &f, sizeof(address)); /* as dlsym gives it */
 		if (f)
-			__atomic_store_n(cm_submit_table[i].real, f, __ATOMIC_RELAXED);
+			__atomic_store_n(cm_submit_table[i].real, address, __ATOMIC_RELAXED);
 	}
 	return true;
 }
@@ -125,22 +127,22 @@ static CUresult fake_instantiate(CUgraphExec *exec, CUgraph g, CUDA_GRAPH_INSTAN
 	return RESULT;
 }
 
-static void *fake_for(const char *symbol)
+static cm_fn fake_for(const char *symbol)
 {
 	static const struct {
 		const char *symbol;
-		void *fn;
+		cm_fn fn;
 	} fakes[] = {
-		{ "cuLaunchKernel", (void *)fake_launch_kernel },
-		{ "cuLaunchKernel_ptsz", (void *)fake_launch_kernel },
-		{ "cuMemcpyHtoD", (void *)fake_htod_v1 },
-		{ "cuMemcpyHtoD_v2", (void *)fake_htod },
-		{ "cuMemcpyHtoD_v2_ptds", (void *)fake_htod },
-		{ "cuLaunchKernelEx", (void *)fake_launch_ex },
-		{ "cuLaunchKernelEx_ptsz", (void *)fake_launch_ex },
-		{ "cuMemcpyAsync_ptsz", (void *)fake_memcpy_async },
-		{ "cuLaunchCooperativeKernelMultiDevice", (void *)fake_multi_device },
-		{ "cuGraphInstantiateWithParams", (void *)fake_instantiate },
+		{ "cuLaunchKernel", (cm_fn)fake_launch_kernel },
+		{ "cuLaunchKernel_ptsz", (cm_fn)fake_launch_kernel },
+		{ "cuMemcpyHtoD", (cm_fn)fake_htod_v1 },
+		{ "cuMemcpyHtoD_v2", (cm_fn)fake_htod },
+		{ "cuMemcpyHtoD_v2_ptds", (cm_fn)fake_htod },
+		{ "cuLaunchKernelEx", (cm_fn)fake_launch_ex },
+		{ "cuLaunchKernelEx_ptsz", (cm_fn)fake_launch_ex },
+		{ "cuMemcpyAsync_ptsz", (cm_fn)fake_memcpy_async },
+		{ "cuLaunchCooperativeKernelMultiDevice", (cm_fn)fake_multi_device },
+		{ "cuGraphInstantiateWithParams", (cm_fn)fake_instantiate },
 	};
 	for (size_t i = 0; i < sizeof fakes / sizeof fakes[0]; i++)
 		if (!strcmp(fakes[i].symbol, symbol))
