@@ -11,8 +11,8 @@
  */
 #include "backend_cuda.h"
 
+#include "capture_state.h"
 #include "context.h"
-#include "library.h"
 #include "nvtx.h"
 #include "real.h"
 
@@ -48,7 +48,7 @@ static CUstream cm_cu_stream(cm_stream s)
 /* A call in the slot's context, in relaxed capture mode while a capture
  * is active. */
 #define CM_IN_CTX(slot, call)                                    \
-	({                                                       \
+	__extension__({                                         \
 		CUstreamCaptureMode mode_;                       \
 		bool relaxed_ = cm_lib_relax(&mode_);            \
 		bool pushed_ = cm_ctx_enter(slot);               \
@@ -62,7 +62,7 @@ static cm_status cm_cu_mem_alloc(void *ctx, int slot, size_t size, uintptr_t *ou
 {
 	(void)ctx;
 	CUdeviceptr p = 0;
-	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemAlloc_v2(&p, size));
+	cm_status st = CM_IN_CTX(slot, cm_real.cuMemAlloc_v2(&p, size));
 	*out = (uintptr_t)p;
 	if (st == CM_OK)
 		cm_nvtx_segment_added(slot, (uintptr_t)p, size);
@@ -73,21 +73,21 @@ static cm_status cm_cu_mem_free(void *ctx, int slot, uintptr_t ptr)
 {
 	(void)ctx;
 	cm_nvtx_segment_removed(ptr);
-	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemFree_v2((CUdeviceptr)ptr));
+	cm_status st = CM_IN_CTX(slot, cm_real.cuMemFree_v2((CUdeviceptr)ptr));
 	return st == CM_ERR_UNLOADING ? CM_OK : st; /* at exit the driver frees it */
 }
 
 static cm_status cm_cu_mem_get_info(void *ctx, int slot, size_t *free_bytes, size_t *total)
 {
 	(void)ctx;
-	return CM_IN_CTX(slot, cm_drv.cuMemGetInfo_v2(free_bytes, total));
+	return CM_IN_CTX(slot, cm_real.cuMemGetInfo_v2(free_bytes, total));
 }
 
 static cm_status cm_cu_event_create(void *ctx, int slot, cm_event *out)
 {
 	(void)ctx;
 	CUevent ev = NULL;
-	cm_status st = CM_IN_CTX(slot, cm_drv.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
+	cm_status st = CM_IN_CTX(slot, cm_real.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING));
 	*out = ev;
 	return st;
 }
@@ -96,39 +96,39 @@ static cm_status cm_cu_event_destroy(void *ctx, int slot, cm_event ev)
 {
 	(void)ctx;
 	(void)slot;
-	return cm_cu_status(cm_drv.cuEventDestroy_v2(ev));
+	return cm_cu_status(cm_real.cuEventDestroy_v2(ev));
 }
 
 static cm_status cm_cu_event_record(void *ctx, int slot, cm_event ev, cm_stream s)
 {
 	(void)ctx;
-	return CM_IN_CTX(slot, cm_drv.cuEventRecord(ev, cm_cu_stream(s)));
+	return CM_IN_CTX(slot, cm_real.cuEventRecord(ev, cm_cu_stream(s)));
 }
 
 static cm_status cm_cu_event_query(void *ctx, int slot, cm_event ev)
 {
 	(void)ctx;
 	(void)slot;
-	return cm_cu_status(cm_drv.cuEventQuery(ev));
+	return cm_cu_status(cm_real.cuEventQuery(ev));
 }
 
 static cm_status cm_cu_event_synchronize(void *ctx, int slot, cm_event ev)
 {
 	(void)ctx;
 	(void)slot;
-	return cm_cu_status(cm_drv.cuEventSynchronize(ev));
+	return cm_cu_status(cm_real.cuEventSynchronize(ev));
 }
 
 static cm_status cm_cu_stream_wait_event(void *ctx, int slot, cm_stream s, cm_event ev)
 {
 	(void)ctx;
-	return CM_IN_CTX(slot, cm_drv.cuStreamWaitEvent(cm_cu_stream(s), ev, 0));
+	return CM_IN_CTX(slot, cm_real.cuStreamWaitEvent(cm_cu_stream(s), ev, 0));
 }
 
 static cm_status cm_cu_stream_query(void *ctx, int slot, cm_stream s)
 {
 	(void)ctx;
-	return CM_IN_CTX(slot, cm_drv.cuStreamQuery(cm_cu_stream(s)));
+	return CM_IN_CTX(slot, cm_real.cuStreamQuery(cm_cu_stream(s)));
 }
 
 static cm_status cm_cu_stream_synchronize(void *ctx, int slot, cm_stream s)
@@ -136,7 +136,7 @@ static cm_status cm_cu_stream_synchronize(void *ctx, int slot, cm_stream s)
 	(void)ctx;
 	if (cm_lib_capture_active())
 		return CM_ERR_CAPTURING;
-	return CM_IN_CTX(slot, cm_drv.cuStreamSynchronize(cm_cu_stream(s)));
+	return CM_IN_CTX(slot, cm_real.cuStreamSynchronize(cm_cu_stream(s)));
 }
 
 /* No capture begun and not ended in the process (the hooks see every
@@ -149,7 +149,7 @@ static cm_status cm_cu_stream_is_capturing(void *ctx, int slot, cm_stream s, boo
 	if (!cm_lib_capture_active())
 		return CM_OK;
 	CUstreamCaptureStatus cs = CU_STREAM_CAPTURE_STATUS_NONE;
-	cm_status st = CM_IN_CTX(slot, cm_drv.cuStreamIsCapturing(cm_cu_stream(s), &cs));
+	cm_status st = CM_IN_CTX(slot, cm_real.cuStreamIsCapturing(cm_cu_stream(s), &cs));
 	*capturing = cs != CU_STREAM_CAPTURE_STATUS_NONE;
 	return st;
 }
@@ -159,16 +159,16 @@ static cm_status cm_cu_stream_flags(void *ctx, int slot, cm_stream s, bool *nonb
 	(void)ctx;
 	unsigned flags = 0;
 	CUcontext sctx = NULL;
-	if (!cm_drv.cuStreamGetFlags || !cm_drv.cuStreamGetCtx)
+	if (!cm_real.cuStreamGetFlags || !cm_real.cuStreamGetCtx)
 		return CM_ERR_UNSUPPORTED;
-	CUresult r = cm_drv.cuStreamGetCtx(cm_cu_stream(s), &sctx);
+	CUresult r = cm_real.cuStreamGetCtx(cm_cu_stream(s), &sctx);
 	if (r == CUDA_ERROR_INVALID_HANDLE || r == CUDA_ERROR_CONTEXT_IS_DESTROYED)
 		return CM_ERR_BAD_HANDLE; /* the handle is no stream the driver knows */
 	cm_status st = cm_cu_status(r);
 	if (st == CM_OK && sctx != cm_ctx_handle(slot))
 		return CM_ERR_INVALID; /* another context's stream */
 	if (st == CM_OK)
-		st = cm_cu_status(cm_drv.cuStreamGetFlags(cm_cu_stream(s), &flags));
+		st = cm_cu_status(cm_real.cuStreamGetFlags(cm_cu_stream(s), &flags));
 	*nonblocking = (flags & CU_STREAM_NON_BLOCKING) != 0;
 	return st;
 }
@@ -180,7 +180,7 @@ static cm_status cm_cu_device_synchronize(void *ctx, int slot)
 	(void)ctx;
 	if (cm_lib_capture_active())
 		return CM_ERR_CAPTURING;
-	return CM_IN_CTX(slot, cm_drv.cuCtxSynchronize());
+	return CM_IN_CTX(slot, cm_real.cuCtxSynchronize());
 }
 
 static int cm_cu_device_ordinal(void *ctx, int slot)
@@ -202,8 +202,8 @@ static cm_status cm_cu_host_alloc(void *ctx, int slot, size_t size, unsigned fla
 {
 	(void)ctx;
 	void *p = NULL;
-	cm_status st = flags ? CM_IN_CTX(slot, cm_drv.cuMemHostAlloc(&p, size, cm_cu_host_flags(flags)))
-			     : CM_IN_CTX(slot, cm_drv.cuMemAllocHost_v2(&p, size));
+	cm_status st = flags ? CM_IN_CTX(slot, cm_real.cuMemHostAlloc(&p, size, cm_cu_host_flags(flags)))
+			     : CM_IN_CTX(slot, cm_real.cuMemAllocHost_v2(&p, size));
 	*out = (uintptr_t)p;
 	return st;
 }
@@ -212,7 +212,7 @@ static cm_status cm_cu_host_alloc(void *ctx, int slot, size_t size, unsigned fla
 static cm_status cm_cu_host_free(void *ctx, int slot, uintptr_t ptr)
 {
 	(void)ctx;
-	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemFreeHost((void *)ptr));
+	cm_status st = CM_IN_CTX(slot, cm_real.cuMemFreeHost((void *)ptr));
 	return st == CM_ERR_UNLOADING ? CM_OK : st;
 }
 
@@ -221,13 +221,13 @@ static cm_status cm_cu_host_register(void *ctx, int slot, uintptr_t ptr, size_t 
 	(void)ctx;
 	unsigned f = ((flags & CM_HOST_PORTABLE) ? CU_MEMHOSTREGISTER_PORTABLE : 0) |
 		     ((flags & CM_HOST_MAPPED) ? CU_MEMHOSTREGISTER_DEVICEMAP : 0);
-	return CM_IN_CTX(slot, cm_drv.cuMemHostRegister_v2((void *)ptr, size, f));
+	return CM_IN_CTX(slot, cm_real.cuMemHostRegister_v2((void *)ptr, size, f));
 }
 
 static cm_status cm_cu_host_unregister(void *ctx, int slot, uintptr_t ptr)
 {
 	(void)ctx;
-	cm_status st = CM_IN_CTX(slot, cm_drv.cuMemHostUnregister((void *)ptr));
+	cm_status st = CM_IN_CTX(slot, cm_real.cuMemHostUnregister((void *)ptr));
 	return st == CM_ERR_UNLOADING ? CM_OK : st;
 }
 
@@ -251,11 +251,11 @@ void cm_cuda_backend_init(cm_backend *be, int slots)
 		.device_synchronize = cm_cu_device_synchronize,
 		.device_ordinal = cm_cu_device_ordinal,
 	};
-	if (cm_drv.cuMemAllocHost_v2 && cm_drv.cuMemHostAlloc && cm_drv.cuMemFreeHost) {
+	if (cm_real.cuMemAllocHost_v2 && cm_real.cuMemHostAlloc && cm_real.cuMemFreeHost) {
 		be->host_alloc = cm_cu_host_alloc;
 		be->host_free = cm_cu_host_free;
 	}
-	if (cm_drv.cuMemHostRegister_v2 && cm_drv.cuMemHostUnregister) {
+	if (cm_real.cuMemHostRegister_v2 && cm_real.cuMemHostUnregister) {
 		be->host_register = cm_cu_host_register;
 		be->host_unregister = cm_cu_host_unregister;
 	}

@@ -73,18 +73,18 @@ static bool cm_ctx_is_primary(CUcontext ctx, CUdevice dev)
 	unsigned flags = 0;
 	int active = 0;
 	CUcontext primary = NULL;
-	if (!cm_drv.cuDevicePrimaryCtxGetState || !cm_drv.cuDevicePrimaryCtxRetain ||
-	    cm_drv.cuDevicePrimaryCtxGetState(dev, &flags, &active) != CUDA_SUCCESS || !active ||
-	    cm_drv.cuDevicePrimaryCtxRetain(&primary, dev) != CUDA_SUCCESS)
+	if (!cm_real.cuDevicePrimaryCtxGetState || !cm_real.cuDevicePrimaryCtxRetain ||
+	    cm_real.cuDevicePrimaryCtxGetState(dev, &flags, &active) != CUDA_SUCCESS || !active ||
+	    cm_real.cuDevicePrimaryCtxRetain(&primary, dev) != CUDA_SUCCESS)
 		return false;
-	cm_drv.cuDevicePrimaryCtxRelease_v2(dev);
+	cm_real.cuDevicePrimaryCtxRelease_v2(dev);
 	return primary == ctx;
 }
 
 static int cm_ctx_add(CUcontext ctx)
 {
 	CUdevice dev = 0;
-	if (cm_drv.cuCtxGetDevice(&dev) != CUDA_SUCCESS)
+	if (cm_real.cuCtxGetDevice(&dev) != CUDA_SUCCESS)
 		return -1;
 	bool primary = cm_ctx_is_primary(ctx, dev);
 	pthread_mutex_lock(&cm_ctx_lock);
@@ -111,7 +111,7 @@ static bool cm_ctx_cached_valid(void)
 bool cm_ctx_current_slow(int *slot)
 {
 	CUcontext ctx = NULL;
-	if (cm_drv.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx)
+	if (cm_real.cuCtxGetCurrent(&ctx) != CUDA_SUCCESS || !ctx)
 		return false;
 	if (ctx == cm_ctx_cached.ctx && cm_ctx_cached_valid()) {
 		cm_ctx_cached.known = true;
@@ -157,14 +157,14 @@ void cm_ctx_forget(int slot)
 bool cm_ctx_enter(int slot)
 {
 	CUcontext want = cm_ctx_handle(slot), cur = NULL;
-	if (!want || (cm_drv.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == want))
+	if (!want || (cm_real.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == want))
 		return false;
-	return cm_drv.cuCtxPushCurrent_v2(want) == CUDA_SUCCESS;
+	return cm_real.cuCtxPushCurrent_v2(want) == CUDA_SUCCESS;
 }
 
 void cm_ctx_leave(bool pushed)
 {
 	CUcontext popped;
 	if (pushed)
-		cm_drv.cuCtxPopCurrent_v2(&popped);
+		cm_real.cuCtxPopCurrent_v2(&popped);
 }

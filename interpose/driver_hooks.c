@@ -1,5 +1,5 @@
 /* interpose/driver_hooks.c - the driver API's allocation path, streams,
- * contexts and queries, each hook one line of hook_shape.h.
+ * contexts and queries: plain functions, with the helpers of hook_shape.h.
  *
  * Every CUDA runtime, static or shared, and every driver-API program ends
  * here (docs/design.md, "The driver layer"): these hooks serve allocation
@@ -22,22 +22,11 @@
 #include <string.h>
 
 #include "context.h"
-#include "context_hooks.h"
 #include "driver_hooks.h"
-#include "hook_entry.h"
 #include "library.h"
 #include "nvtx.h"
 
 #include "hook_shape.h"
-
-CM_EXPORT CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s);
-CM_EXPORT CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s);
-CM_EXPORT CUresult cuStreamSynchronize_ptsz(CUstream s);
-CM_EXPORT CUresult cuStreamBeginCapture_v2_ptsz(CUstream s, CUstreamCaptureMode m);
-CM_EXPORT CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *d,
-						    const CUgraphEdgeData *e, size_t n,
-						    CUstreamCaptureMode m);
-CM_EXPORT CUresult cuStreamEndCapture_ptsz(CUstream s, CUgraph *g);
 
 /* ---- allocation ---- */
 
@@ -60,19 +49,103 @@ static cm_status cm_serve_drv_malloc_async(cm_heap *h, int slot, CUdeviceptr *p,
 	return st;
 }
 
-CM_DRIVER_CACHED_ALLOC_HOOK(cuMemAlloc_v2, (CUdeviceptr *p, size_t n), (p, n), p, n, !p || !n,
-			    cm_serve_drv_malloc(h, slot, p, n))
-CM_DRIVER_CACHED_FREE_HOOK(CM_DRV, cuMemFree_v2, (CUdeviceptr p), (p), p,
-			   cm_lib_free(h, (uintptr_t)p))
+/* The driver's allocation hooks: everything they do not serve (arguments
+ * the driver judges, inside CUDA, no heap, a capturing stream, no context)
+ * goes to the driver. */
+static bool cm_driver_alloc_ready(CUdeviceptr *p, size_t n, cm_heap **h, int *slot, bool async,
+				  CUstream s)
+{
+	if (cm_in_cuda || !p || !n || !(*h = cm_lib_heap()) || (async && cm_lib_capturing(s)) ||
+	    !cm_lib_device(slot))
+		return false;
+	cm_lib_saw_here(CM_LEVEL_DRIVER);
+	return true;
+}
+
+CM_MISS CUresult cm_miss_cuMemAlloc_v2(CUdeviceptr *p, size_t n)
+{
+	cm_heap *h;
+	int slot;
+	if (!cm_driver_alloc_ready(p, n, &h, &slot, false, NULL))
+		return cm_real_cuMemAlloc_v2(p, n);
+	cm_status st = cm_serve_drv_malloc(h, slot, p, n);
+	return st == CM_ERR_NOT_OURS ? cm_real_cuMemAlloc_v2(p, n) : cm_driver_answer(st);
+}
+
+/* The hot hook: the thread's cache first (hook_shape.h). */
+CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
+{
+	cm_heap *h = cm_lib_cached_heap();
+	int slot;
+	uintptr_t addr;
+	if (__builtin_expect(h && p && cm_lib_cached_slot(CM_LEVEL_DRIVER, &slot), 1) &&
+	    (addr = cm_malloc_cached(h, slot, n))) {
+		*p = (CUdeviceptr)addr;
+		return CUDA_SUCCESS;
+	}
+	return cm_miss_cuMemAlloc_v2(p, n);
+}
+
+CM_MISS CUresult cm_miss_cuMemFree_v2(CUdeviceptr p)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return cm_real_cuMemFree_v2(p);
+	cm_status st = cm_lib_free(h, (uintptr_t)p);
+	return st == CM_ERR_NOT_OURS ? cm_real_cuMemFree_v2(p) : cm_driver_answer(st);
+}
+
+CUresult cuMemFree_v2(CUdeviceptr p)
+{
+	cm_heap *h = cm_lib_cached_free_heap();
+	if (__builtin_expect(h && p, 1) && cm_free_cached(h, (uintptr_t)p))
+		return CUDA_SUCCESS;
+	return cm_miss_cuMemFree_v2(p);
+}
+
 /* A stream capturing a graph keeps the driver's own allocation. */
-CM_DRIVER_ALLOC_HOOK(cuMemAllocAsync, (CUdeviceptr *p, size_t n, CUstream s), (p, n, s),
-		     !p || !n, !cm_lib_capturing(s), cm_serve_drv_malloc_async(h, slot, p, n, s, false))
-CM_DRIVER_ALLOC_HOOK(cuMemAllocAsync_ptsz, (CUdeviceptr *p, size_t n, CUstream s), (p, n, s),
-		     !p || !n, !cm_lib_capturing(s), cm_serve_drv_malloc_async(h, slot, p, n, s, true))
-CM_DRIVER_FREE_HOOK(CM_DRV, cuMemFreeAsync, (CUdeviceptr p, CUstream s), (p, s), p,
-		    cm_lib_free_async(h, (uintptr_t)p, s, false))
-CM_DRIVER_FREE_HOOK(CM_DRV, cuMemFreeAsync_ptsz, (CUdeviceptr p, CUstream s), (p, s), p,
-		    cm_lib_free_async(h, (uintptr_t)p, s, true))
+static CUresult cm_drv_malloc_async(CUdeviceptr *p, size_t n, CUstream s, bool ptsz)
+{
+	cm_heap *h;
+	int slot;
+	CUresult (*real)(CUdeviceptr *, size_t, CUstream) =
+		ptsz ? cm_real_cuMemAllocAsync_ptsz : cm_real_cuMemAllocAsync;
+	if (!cm_driver_alloc_ready(p, n, &h, &slot, true, s))
+		return real(p, n, s);
+	cm_status st = cm_serve_drv_malloc_async(h, slot, p, n, s, ptsz);
+	return st == CM_ERR_NOT_OURS ? real(p, n, s) : cm_driver_answer(st);
+}
+
+CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s)
+{
+	return cm_drv_malloc_async(p, n, s, false);
+}
+
+CUresult cuMemAllocAsync_ptsz(CUdeviceptr *p, size_t n, CUstream s)
+{
+	return cm_drv_malloc_async(p, n, s, true);
+}
+
+static CUresult cm_drv_free_async(CUdeviceptr p, CUstream s, bool ptsz)
+{
+	cm_heap *h;
+	CUresult (*real)(CUdeviceptr, CUstream) =
+		ptsz ? cm_real_cuMemFreeAsync_ptsz : cm_real_cuMemFreeAsync;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return real(p, s);
+	cm_status st = cm_lib_free_async(h, (uintptr_t)p, s, ptsz);
+	return st == CM_ERR_NOT_OURS ? real(p, s) : cm_driver_answer(st);
+}
+
+CUresult cuMemFreeAsync(CUdeviceptr p, CUstream s)
+{
+	return cm_drv_free_async(p, s, false);
+}
+
+CUresult cuMemFreeAsync_ptsz(CUdeviceptr p, CUstream s)
+{
+	return cm_drv_free_async(p, s, true);
+}
 
 /* ---- synchronization proves completion ---- */
 
@@ -88,10 +161,49 @@ static bool cm_drv_ctx_sync_begin(cm_heap *h, CUcontext ctx, cm_sync_token *tok)
 	return true;
 }
 
-CM_DRIVER_SYNC_HOOK(cuStreamSynchronize, (CUstream s), (s), CM_SYNC_STREAM(s, false))
-CM_DRIVER_SYNC_HOOK(cuStreamSynchronize_ptsz, (CUstream s), (s), CM_SYNC_STREAM(s, true))
-CM_DRIVER_SYNC_HOOK(cuCtxSynchronize, (void), (), cm_lib_device_sync_begin(h, &tok_))
-CM_DRIVER_SYNC_HOOK(cuCtxSynchronize_v2, (CUcontext ctx), (ctx), cm_drv_ctx_sync_begin(h, ctx, &tok_))
+static CUresult cm_drv_stream_sync(CUstream s, bool ptsz)
+{
+	CUresult (*real)(CUstream) = ptsz ? cm_real_cuStreamSynchronize_ptsz : cm_real_cuStreamSynchronize;
+	cm_heap *h = cm_hook_heap();
+	if (!h)
+		return real(s);
+	cm_sync_token tok = cm_lib_stream_sync_begin(h, s, ptsz);
+	CUresult r = real(s);
+	cm_lib_sync_end(h, tok, r == CUDA_SUCCESS);
+	return r;
+}
+
+CUresult cuStreamSynchronize(CUstream s)
+{
+	return cm_drv_stream_sync(s, false);
+}
+
+CUresult cuStreamSynchronize_ptsz(CUstream s)
+{
+	return cm_drv_stream_sync(s, true);
+}
+
+CUresult cuCtxSynchronize(void)
+{
+	cm_sync_token tok;
+	cm_heap *h = cm_hook_heap();
+	if (!h || !cm_lib_device_sync_begin(h, &tok))
+		return cm_real_cuCtxSynchronize();
+	CUresult r = cm_real_cuCtxSynchronize();
+	cm_lib_sync_end(h, tok, r == CUDA_SUCCESS);
+	return r;
+}
+
+CUresult cuCtxSynchronize_v2(CUcontext ctx)
+{
+	cm_sync_token tok;
+	cm_heap *h = cm_hook_heap();
+	if (!h || !cm_drv_ctx_sync_begin(h, ctx, &tok))
+		return cm_real_cuCtxSynchronize_v2(ctx);
+	CUresult r = cm_real_cuCtxSynchronize_v2(ctx);
+	cm_lib_sync_end(h, tok, r == CUDA_SUCCESS);
+	return r;
+}
 
 /* ---- streams: the fence protocol needs to know them ---- */
 
@@ -107,10 +219,15 @@ static CUresult cm_drv_stream_created(CUresult r, CUstream *s, unsigned flags)
 	return r;
 }
 
-CM_DRIVER_WATCH(cuStreamCreate, (CUstream *s, unsigned flags), (s, flags), 0,
-		cm_drv_stream_created(r_, s, flags))
-CM_DRIVER_WATCH(cuStreamCreateWithPriority, (CUstream *s, unsigned flags, int prio),
-		(s, flags, prio), 0, cm_drv_stream_created(r_, s, flags))
+CUresult cuStreamCreate(CUstream *s, unsigned int flags)
+{
+	return cm_drv_stream_created(cm_real_cuStreamCreate(s, flags), s, flags);
+}
+
+CUresult cuStreamCreateWithPriority(CUstream *s, unsigned int flags, int priority)
+{
+	return cm_drv_stream_created(cm_real_cuStreamCreateWithPriority(s, flags, priority), s, flags);
+}
 
 void cm_drv_stream_destroying(CUstream s)
 {
@@ -126,7 +243,11 @@ void cm_drv_stream_destroying(CUstream s)
 	}
 }
 
-CM_DRIVER_WATCH(cuStreamDestroy_v2, (CUstream s), (s), cm_drv_stream_destroying(s), r_)
+CUresult cuStreamDestroy_v2(CUstream s)
+{
+	cm_drv_stream_destroying(s);
+	return cm_real_cuStreamDestroy_v2(s);
+}
 
 /* ---- graph capture: while none is active, no stream needs asking ---- */
 
@@ -154,22 +275,44 @@ static CUresult cm_drv_capture_ended(CUresult r, CUstream s, bool ptsz, CUgraph 
 	return r;
 }
 
-CM_DRIVER_WATCH(cuStreamBeginCapture_v2, (CUstream s, CUstreamCaptureMode m), (s, m),
-		cm_lib_capture_began(s, false, m), cm_drv_capture_begun(r_, s, false))
-CM_DRIVER_WATCH(cuStreamBeginCapture_v2_ptsz, (CUstream s, CUstreamCaptureMode m), (s, m),
-		cm_lib_capture_began(s, true, m), cm_drv_capture_begun(r_, s, true))
-CM_DRIVER_WATCH(cuStreamBeginCaptureToGraph,
-		(CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
-		 CUstreamCaptureMode m),
-		(s, g, d, e, n, m), cm_lib_capture_began(s, false, m), cm_drv_capture_begun(r_, s, false))
-CM_DRIVER_WATCH(cuStreamBeginCaptureToGraph_ptsz,
-		(CUstream s, CUgraph g, const CUgraphNode *d, const CUgraphEdgeData *e, size_t n,
-		 CUstreamCaptureMode m),
-		(s, g, d, e, n, m), cm_lib_capture_began(s, true, m), cm_drv_capture_begun(r_, s, true))
-CM_DRIVER_WATCH(cuStreamEndCapture, (CUstream s, CUgraph *g), (s, g), 0,
-		cm_drv_capture_ended(r_, s, false, g))
-CM_DRIVER_WATCH(cuStreamEndCapture_ptsz, (CUstream s, CUgraph *g), (s, g), 0,
-		cm_drv_capture_ended(r_, s, true, g))
+CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode mode)
+{
+	cm_lib_capture_began(s, false, mode);
+	return cm_drv_capture_begun(cm_real_cuStreamBeginCapture_v2(s, mode), s, false);
+}
+
+CUresult cuStreamBeginCapture_v2_ptsz(CUstream s, CUstreamCaptureMode mode)
+{
+	cm_lib_capture_began(s, true, mode);
+	return cm_drv_capture_begun(cm_real_cuStreamBeginCapture_v2_ptsz(s, mode), s, true);
+}
+
+CUresult cuStreamBeginCaptureToGraph(CUstream s, CUgraph g, const CUgraphNode *deps,
+				     const CUgraphEdgeData *edges, size_t n, CUstreamCaptureMode mode)
+{
+	cm_lib_capture_began(s, false, mode);
+	return cm_drv_capture_begun(cm_real_cuStreamBeginCaptureToGraph(s, g, deps, edges, n, mode),
+				    s, false);
+}
+
+CUresult cuStreamBeginCaptureToGraph_ptsz(CUstream s, CUgraph g, const CUgraphNode *deps,
+					  const CUgraphEdgeData *edges, size_t n,
+					  CUstreamCaptureMode mode)
+{
+	cm_lib_capture_began(s, true, mode);
+	return cm_drv_capture_begun(
+		cm_real_cuStreamBeginCaptureToGraph_ptsz(s, g, deps, edges, n, mode), s, true);
+}
+
+CUresult cuStreamEndCapture(CUstream s, CUgraph *g)
+{
+	return cm_drv_capture_ended(cm_real_cuStreamEndCapture(s, g), s, false, g);
+}
+
+CUresult cuStreamEndCapture_ptsz(CUstream s, CUgraph *g)
+{
+	return cm_drv_capture_ended(cm_real_cuStreamEndCapture_ptsz(s, g), s, true, g);
+}
 
 /* ---- graphs: a capture's era lasts while what it made may run ---- */
 
@@ -187,12 +330,27 @@ static CUresult cm_drv_graph_gone(CUresult r, const void *handle)
 	return r;
 }
 
-CM_DRIVER_WATCH(cuGraphClone, (CUgraph *g, CUgraph original), (g, original), 0,
-		cm_drv_graph_made(r_, g ? *g : NULL))
-CM_DRIVER_WATCH(cuGraphInstantiateWithFlags, (CUgraphExec *x, CUgraph g, unsigned long long flags),
-		(x, g, flags), 0, cm_drv_graph_made(r_, x ? *x : NULL))
-CM_DRIVER_WATCH(cuGraphDestroy, (CUgraph g), (g), 0, cm_drv_graph_gone(r_, g))
-CM_DRIVER_WATCH(cuGraphExecDestroy, (CUgraphExec x), (x), 0, cm_drv_graph_gone(r_, x))
+CUresult cuGraphClone(CUgraph *g, CUgraph original)
+{
+	CUresult r = cm_real_cuGraphClone(g, original);
+	return cm_drv_graph_made(r, g ? *g : NULL);
+}
+
+CUresult cuGraphInstantiateWithFlags(CUgraphExec *x, CUgraph g, unsigned long long flags)
+{
+	CUresult r = cm_real_cuGraphInstantiateWithFlags(x, g, flags);
+	return cm_drv_graph_made(r, x ? *x : NULL);
+}
+
+CUresult cuGraphDestroy(CUgraph g)
+{
+	return cm_drv_graph_gone(cm_real_cuGraphDestroy(g), g);
+}
+
+CUresult cuGraphExecDestroy(CUgraphExec x)
+{
+	return cm_drv_graph_gone(cm_real_cuGraphExecDestroy(x), x);
+}
 
 /* ---- contexts: a context's cache goes with it ---- */
 
@@ -230,20 +388,31 @@ static int cm_drv_primary_slot(CUdevice dev)
 	return cm_in_cuda ? -1 : cm_ctx_find_primary(dev);
 }
 
-CM_DRIVER_WATCH(cuCtxDestroy_v2, (CUcontext ctx), (ctx), kept_ = cm_drv_ctx_slot(ctx),
-		cm_drv_ctx_gone(r_, kept_))
+CUresult cuCtxDestroy_v2(CUcontext ctx)
+{
+	int slot = cm_drv_ctx_slot(ctx);
+	return cm_drv_ctx_gone(cm_real_cuCtxDestroy_v2(ctx), slot);
+}
+
 /* The _v2 names and the older ones (the same signature) alike. */
-CM_DRIVER_WATCH(cuDevicePrimaryCtxReset_v2, (CUdevice dev), (dev), kept_ = cm_drv_primary_slot(dev),
-		cm_drv_ctx_gone(r_, kept_))
-CM_DRIVER_WATCH(cuDevicePrimaryCtxReset, (CUdevice dev), (dev), kept_ = cm_drv_primary_slot(dev),
-		cm_drv_ctx_gone(r_, kept_))
+CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
+{
+	int slot = cm_drv_primary_slot(dev);
+	return cm_drv_ctx_gone(cm_real_cuDevicePrimaryCtxReset_v2(dev), slot);
+}
+
+CUresult cuDevicePrimaryCtxReset(CUdevice dev)
+{
+	int slot = cm_drv_primary_slot(dev);
+	return cm_drv_ctx_gone(cm_real_cuDevicePrimaryCtxReset(dev), slot);
+}
 
 void cm_drv_primary_gone(CUdevice dev, bool destroyed)
 {
 	unsigned flags = 0;
 	int active = 1;
 	int slot = cm_ctx_find_primary(dev);
-	if (slot >= 0 && (destroyed || (cm_drv.cuDevicePrimaryCtxGetState(dev, &flags, &active) ==
+	if (slot >= 0 && (destroyed || (cm_real.cuDevicePrimaryCtxGetState(dev, &flags, &active) ==
 						CUDA_SUCCESS &&
 					!active)))
 		cm_lib_forget_slot(slot);
@@ -257,9 +426,15 @@ static CUresult cm_drv_primary_released(CUresult r, CUdevice dev)
 	return r;
 }
 
-CM_DRIVER_WATCH(cuDevicePrimaryCtxRelease_v2, (CUdevice dev), (dev), 0,
-		cm_drv_primary_released(r_, dev))
-CM_DRIVER_WATCH(cuDevicePrimaryCtxRelease, (CUdevice dev), (dev), 0, cm_drv_primary_released(r_, dev))
+CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
+{
+	return cm_drv_primary_released(cm_real_cuDevicePrimaryCtxRelease_v2(dev), dev);
+}
+
+CUresult cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+	return cm_drv_primary_released(cm_real_cuDevicePrimaryCtxRelease(dev), dev);
+}
 
 /* ---- queries answered with the block ---- */
 
@@ -281,8 +456,10 @@ static CUresult cm_drv_mem_info_answer(CUresult r, size_t *free_bytes, size_t *t
 	return r;
 }
 
-CM_DRIVER_WATCH(cuMemGetInfo_v2, (size_t *free_bytes, size_t *total), (free_bytes, total), 0,
-		cm_drv_mem_info_answer(r_, free_bytes, total))
+CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
+{
+	return cm_drv_mem_info_answer(cm_real_cuMemGetInfo_v2(free_bytes, total), free_bytes, total);
+}
 
 /* ---- the default memory pool answered for the cache ---- */
 
@@ -294,12 +471,12 @@ CM_DRIVER_WATCH(cuMemGetInfo_v2, (size_t *free_bytes, size_t *total), (free_byte
 static int cm_drv_pool_slot(CUmemoryPool pool)
 {
 	int n = 0, slot;
-	if (cm_in_cuda || !pool || !cm_lib_heap() || !cm_drv.cuDeviceGetDefaultMemPool ||
-	    cm_drv.cuDeviceGetCount(&n) != CUDA_SUCCESS)
+	if (cm_in_cuda || !pool || !cm_lib_heap() || !cm_real.cuDeviceGetDefaultMemPool ||
+	    cm_real.cuDeviceGetCount(&n) != CUDA_SUCCESS)
 		return -1;
 	for (CUdevice dev = 0; dev < n; dev++) {
 		CUmemoryPool p = NULL;
-		if (cm_drv.cuDeviceGetDefaultMemPool(&p, dev) != CUDA_SUCCESS || p != pool)
+		if (cm_real.cuDeviceGetDefaultMemPool(&p, dev) != CUDA_SUCCESS || p != pool)
 			continue;
 		if (cm_lib_device(&slot) && cm_ctx_device(slot) == dev)
 			return slot;
@@ -372,7 +549,7 @@ static CUresult cm_drv_pool_trim_answer(CUresult r, int slot, CUmemoryPool pool,
 	cuuint64_t held = 0;
 	if (r != CUDA_SUCCESS || slot < 0 || !(h = cm_lib_heap()))
 		return r;
-	if (CM_DRV(cuMemPoolGetAttribute, (pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &held)) !=
+	if (cm_real_cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &held) !=
 	    CUDA_SUCCESS)
 		held = 0;
 	cm_in_cuda++;
@@ -381,14 +558,25 @@ static CUresult cm_drv_pool_trim_answer(CUresult r, int slot, CUmemoryPool pool,
 	return r;
 }
 
-CM_DRIVER_WATCH(cuMemPoolGetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value),
-		(pool, attr, value), kept_ = cm_drv_pool_slot(pool),
-		cm_drv_pool_get_answer(r_, kept_, attr, value))
-CM_DRIVER_WATCH(cuMemPoolSetAttribute, (CUmemoryPool pool, CUmemPool_attribute attr, void *value),
-		(pool, attr, value), kept_ = cm_drv_pool_slot(pool),
-		cm_drv_pool_set_answer(r_, kept_, attr, value))
-CM_DRIVER_WATCH(cuMemPoolTrimTo, (CUmemoryPool pool, size_t keep), (pool, keep),
-		kept_ = cm_drv_pool_slot(pool), cm_drv_pool_trim_answer(r_, kept_, pool, keep))
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	int slot = cm_drv_pool_slot(pool);
+	return cm_drv_pool_get_answer(cm_real_cuMemPoolGetAttribute(pool, attr, value), slot, attr,
+				      value);
+}
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	int slot = cm_drv_pool_slot(pool);
+	return cm_drv_pool_set_answer(cm_real_cuMemPoolSetAttribute(pool, attr, value), slot, attr,
+				      value);
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)
+{
+	int slot = cm_drv_pool_slot(pool);
+	return cm_drv_pool_trim_answer(cm_real_cuMemPoolTrimTo(pool, keep), slot, pool, keep);
+}
 
 /* Whether p lies in memory of the cache: info.base is then the start of
  * the block the program holds there, or 0 where it holds none (freed,
@@ -418,8 +606,13 @@ static CUresult cm_drv_range_answer(const cm_ptr_info *info, CUdeviceptr *base, 
 	return CUDA_SUCCESS;
 }
 
-CM_DRIVER_QUERY(cuMemGetAddressRange_v2, (CUdeviceptr *base, size_t *size, CUdeviceptr p),
-		(base, size, p), p, cm_drv_range_answer(&info, base, size))
+CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p)
+{
+	cm_ptr_info info;
+	if (!cm_drv_block_of(p, &info))
+		return cm_real_cuMemGetAddressRange_v2(base, size, p);
+	return cm_drv_range_answer(&info, base, size);
+}
 
 /* The range attributes describe the block as the program asked for it;
  * the others are the segment's, which the block shares. */
@@ -438,7 +631,7 @@ static CUresult cm_drv_attr_answer(const cm_ptr_info *info, void *data, CUpointe
 {
 	if (!info->base)
 		return CUDA_ERROR_INVALID_VALUE;
-	CUresult r = CM_DRV(cuPointerGetAttribute, (data, a, p));
+	CUresult r = cm_real_cuPointerGetAttribute(data, a, p);
 	if (r == CUDA_SUCCESS && data)
 		cm_drv_block_attr(a, data, info);
 	return r;
@@ -451,9 +644,9 @@ static CUresult cm_drv_attrs_answer(const cm_ptr_info *info, unsigned n, CUpoint
 		/* The driver's answer for memory it does not know: a host stack
 		 * address is none of CUDA's. */
 		int not_cuda;
-		return CM_DRV(cuPointerGetAttributes, (n, a, data, (CUdeviceptr)(uintptr_t)&not_cuda));
+		return cm_real_cuPointerGetAttributes(n, a, data, (CUdeviceptr)(uintptr_t)&not_cuda);
 	}
-	CUresult r = CM_DRV(cuPointerGetAttributes, (n, a, data, p));
+	CUresult r = cm_real_cuPointerGetAttributes(n, a, data, p);
 	if (r != CUDA_SUCCESS || !a || !data)
 		return r;
 	for (unsigned i = 0; i < n; i++)
@@ -462,11 +655,22 @@ static CUresult cm_drv_attrs_answer(const cm_ptr_info *info, unsigned n, CUpoint
 	return r;
 }
 
-CM_DRIVER_QUERY(cuPointerGetAttribute, (void *data, CUpointer_attribute a, CUdeviceptr p),
-		(data, a, p), p, cm_drv_attr_answer(&info, data, a, p))
-CM_DRIVER_QUERY(cuPointerGetAttributes,
-		(unsigned n, CUpointer_attribute *a, void **data, CUdeviceptr p), (n, a, data, p), p,
-		cm_drv_attrs_answer(&info, n, a, data, p))
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attr, CUdeviceptr p)
+{
+	cm_ptr_info info;
+	if (!cm_drv_block_of(p, &info))
+		return cm_real_cuPointerGetAttribute(data, attr, p);
+	return cm_drv_attr_answer(&info, data, attr, p);
+}
+
+CUresult cuPointerGetAttributes(unsigned int n, CUpointer_attribute *attrs, void **data,
+				CUdeviceptr p)
+{
+	cm_ptr_info info;
+	if (!cm_drv_block_of(p, &info))
+		return cm_real_cuPointerGetAttributes(n, attrs, data, p);
+	return cm_drv_attrs_answer(&info, n, attrs, data, p);
+}
 
 static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
 {
@@ -490,69 +694,15 @@ static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
 static CUresult cm_drv_ipc_answer(const cm_ptr_info *info, CUipcMemHandle *handle, CUdeviceptr p)
 {
 	if (info->live && info->segment_start && !info->expandable)
-		return CM_DRV(cuIpcGetMemHandle, (handle, p));
+		return cm_real_cuIpcGetMemHandle(handle, p);
 	cm_drv_ipc_refusal(p, info);
 	return CUDA_ERROR_INVALID_VALUE;
 }
 
-CM_DRIVER_QUERY(cuIpcGetMemHandle, (CUipcMemHandle *handle, CUdeviceptr p), (handle, p), p,
-		cm_drv_ipc_answer(&info, handle, p))
-
-/* ---- the table the lookup wrappers substitute from ---- */
-
-#define CM_HOOK(sym, look, pt) \
-	{.symbol = #sym, .lookup = look, .ptsz = pt, .hook = (void *)sym, .real = NULL}
-#define CM_HOOK_CTX(sym, fn, look, i) \
-	{.symbol = #sym, .lookup = look, .ptsz = false, .hook = (void *)fn, .real = &cm_ctx_hook_real[i]}
-
-const cm_hook_entry cm_driver_table[] = {
-	CM_HOOK(cuMemAlloc_v2, "cuMemAlloc", false),
-	CM_HOOK(cuMemFree_v2, "cuMemFree", false),
-	CM_HOOK(cuMemAllocAsync, "cuMemAllocAsync", false),
-	CM_HOOK(cuMemAllocAsync_ptsz, "cuMemAllocAsync", true),
-	CM_HOOK(cuMemFreeAsync, "cuMemFreeAsync", false),
-	CM_HOOK(cuMemFreeAsync_ptsz, "cuMemFreeAsync", true),
-	CM_HOOK(cuStreamSynchronize, "cuStreamSynchronize", false),
-	CM_HOOK(cuStreamSynchronize_ptsz, "cuStreamSynchronize", true),
-	CM_HOOK(cuCtxSynchronize, "cuCtxSynchronize", false),
-	CM_HOOK(cuCtxSynchronize_v2, "cuCtxSynchronize", false),
-	CM_HOOK(cuStreamCreate, "cuStreamCreate", false),
-	CM_HOOK(cuStreamCreateWithPriority, "cuStreamCreateWithPriority", false),
-	CM_HOOK(cuStreamDestroy_v2, "cuStreamDestroy", false),
-	CM_HOOK(cuStreamBeginCapture_v2, "cuStreamBeginCapture", false),
-	CM_HOOK(cuStreamBeginCapture_v2_ptsz, "cuStreamBeginCapture", true),
-	CM_HOOK(cuStreamBeginCaptureToGraph, "cuStreamBeginCaptureToGraph", false),
-	CM_HOOK(cuStreamBeginCaptureToGraph_ptsz, "cuStreamBeginCaptureToGraph", true),
-	CM_HOOK(cuStreamEndCapture, "cuStreamEndCapture", false),
-	CM_HOOK(cuStreamEndCapture_ptsz, "cuStreamEndCapture", true),
-	CM_HOOK(cuGraphClone, "cuGraphClone", false),
-	CM_HOOK(cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", false),
-	CM_HOOK(cuGraphDestroy, "cuGraphDestroy", false),
-	CM_HOOK(cuGraphExecDestroy, "cuGraphExecDestroy", false),
-	CM_HOOK(cuCtxDestroy_v2, "cuCtxDestroy", false),
-	CM_HOOK(cuDevicePrimaryCtxReset_v2, "cuDevicePrimaryCtxReset", false),
-	CM_HOOK(cuDevicePrimaryCtxRelease_v2, "cuDevicePrimaryCtxRelease", false),
-	CM_HOOK(cuDevicePrimaryCtxReset, "cuDevicePrimaryCtxReset", false),
-	CM_HOOK(cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease", false),
-	CM_HOOK(cuMemGetInfo_v2, "cuMemGetInfo", false),
-	CM_HOOK(cuMemPoolGetAttribute, "cuMemPoolGetAttribute", false),
-	CM_HOOK(cuMemPoolSetAttribute, "cuMemPoolSetAttribute", false),
-	CM_HOOK(cuMemPoolTrimTo, "cuMemPoolTrimTo", false),
-	CM_HOOK(cuMemGetAddressRange_v2, "cuMemGetAddressRange", false),
-	CM_HOOK(cuPointerGetAttribute, "cuPointerGetAttribute", false),
-	CM_HOOK(cuPointerGetAttributes, "cuPointerGetAttributes", false),
-	CM_HOOK(cuIpcGetMemHandle, "cuIpcGetMemHandle", false),
-	/* The calls that change the current context (context_hooks.c): the
-	 * hook's C name tells the ABIs apart, its symbol is the driver's. */
-	CM_HOOK_CTX(cuCtxSetCurrent, cm_ctxh_set, "cuCtxSetCurrent", CM_CTXH_SET),
-	CM_HOOK_CTX(cuCtxPushCurrent, cm_ctxh_push, "cuCtxPushCurrent", CM_CTXH_PUSH),
-	CM_HOOK_CTX(cuCtxPushCurrent_v2, cm_ctxh_push_v2, "cuCtxPushCurrent", CM_CTXH_PUSH_V2),
-	CM_HOOK_CTX(cuCtxPopCurrent, cm_ctxh_pop, "cuCtxPopCurrent", CM_CTXH_POP),
-	CM_HOOK_CTX(cuCtxPopCurrent_v2, cm_ctxh_pop_v2, "cuCtxPopCurrent", CM_CTXH_POP_V2),
-	CM_HOOK_CTX(cuCtxCreate, cm_ctxh_create, "cuCtxCreate", CM_CTXH_CREATE),
-	CM_HOOK_CTX(cuCtxCreate_v2, cm_ctxh_create_v2, "cuCtxCreate", CM_CTXH_CREATE_V2),
-	CM_HOOK_CTX(cuCtxCreate_v3, cm_ctxh_create_v3, "cuCtxCreate", CM_CTXH_CREATE_V3),
-	CM_HOOK_CTX(cuCtxCreate_v4, cm_ctxh_create_v4, "cuCtxCreate", CM_CTXH_CREATE_V4),
-	CM_HOOK_CTX(cuCtxDetach, cm_ctxh_detach, "cuCtxDetach", CM_CTXH_DETACH),
-};
-const size_t cm_driver_count = sizeof(cm_driver_table) / sizeof(cm_driver_table[0]);
+CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
+{
+	cm_ptr_info info;
+	if (!cm_drv_block_of(p, &info))
+		return cm_real_cuIpcGetMemHandle(handle, p);
+	return cm_drv_ipc_answer(&info, handle, p);
+}

@@ -1,6 +1,8 @@
 /* interpose/hook_entry.h - a hooked driver entry point, as the lookup
- * wrappers (lookup.c) see it: the hand-written hooks (driver_hooks.c) and
- * the generated submission hooks (submit_hooks.c) are tables of these. */
+ * wrappers (lookup.c) see it: the hand-written hooks (cm_hook_table,
+ * hook_table.c) and the submission wrappers (cm_submit_table,
+ * submit_hooks.c) are tables of these, both generated from
+ * interpose/hooks.table by scripts/gen_hooks.py. */
 #ifndef CM_HOOK_ENTRY_H
 #define CM_HOOK_ENTRY_H
 
@@ -8,12 +10,16 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Any function: a function pointer converts to another function pointer
+ * type and back (ISO C), not to void *. */
+typedef void (*cm_fn)(void);
+
 typedef struct cm_hook_entry {
 	const char *symbol; /* exported name: "cuMemAlloc_v2", "cuLaunchKernel_ptsz" */
 	const char *lookup; /* cuGetProcAddress name: "cuMemAlloc", "cuLaunchKernel" */
 	bool ptsz;          /* the per-thread-default-stream variant */
-	void *hook;         /* ours */
-	void **real;        /* the driver's, once resolved */
+	cm_fn hook;         /* ours */
+	void **real;        /* the driver's: its slot in cm_real (real.h) */
 } cm_hook_entry;
 
 /* Work is about to reach stream s (NULL: the default stream; ptsz: NULL
@@ -25,16 +31,10 @@ void cm_lib_submit(CUstream s, bool ptsz);
  * thread since the last call ran work. */
 void cm_lib_submitted(void);
 
-/* Resolves every submission hook's real function (lookup.c). */
-void cm_submit_resolve(void);
-
+/* Both sorted by symbol. */
 extern const cm_hook_entry cm_submit_table[];
 extern const size_t cm_submit_count;
-extern const cm_hook_entry cm_driver_table[];
-extern const size_t cm_driver_count;
-extern const cm_hook_entry cm_driver_v1_table[]; /* the first ABI versions */
-extern const size_t cm_driver_v1_count;
-extern const cm_hook_entry cm_host_table[]; /* host_hooks.c */
-extern const size_t cm_host_count;
+extern const cm_hook_entry cm_hook_table[];
+extern const size_t cm_hook_count;
 
 #endif

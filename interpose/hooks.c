@@ -18,12 +18,6 @@
 
 #include "hook_shape.h"
 
-/* _ptsz entry points exist only under CUDA_API_PER_THREAD_DEFAULT_STREAM
- * in the headers; these are their real signatures. */
-CM_EXPORT cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s);
-CM_EXPORT cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s);
-CM_EXPORT cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s);
-
 /* After cudaDeviceReset the thread's current context is the destroyed one
  * until the runtime's next call makes a new one (seen on the H200): each
  * thread's first allocation after a reset goes through the runtime, whose
@@ -40,7 +34,7 @@ bool cm_hook_reset_seen(void)
 	return false;
 }
 
-/* ---- serving: translation only; the hooks are one line each ---- */
+/* ---- serving: translation only ---- */
 
 static cm_status cm_serve_malloc(cm_heap *h, int slot, void **p, size_t n)
 {
@@ -59,18 +53,109 @@ static cm_status cm_serve_malloc_async(cm_heap *h, int slot, void **p, size_t n,
 	return st;
 }
 
-CM_RUNTIME_CACHED_ALLOC_HOOK(cudaMalloc, (void **p, size_t n), (p, n), p, n, !p,
-			     cm_serve_malloc(h, slot, p, n))
-CM_RUNTIME_CACHED_FREE_HOOK(cudaFree, (void *p), (p), p, cm_lib_free(h, (uintptr_t)p))
+/* The runtime's allocation hooks: the call passes through when CUDA judges the
+ * arguments or the library is inside CUDA; without a heap, a reset not yet
+ * seen by the thread, a capturing stream or a context, the runtime's own
+ * call unguarded, so that the runtime initializes (or makes the context a
+ * reset left none) and its driver call reaches the cache. */
+static bool cm_runtime_alloc_ready(cm_heap **h, int *slot, bool async, cudaStream_t s)
+{
+	if (!(*h = cm_lib_heap()) || !cm_hook_reset_seen() || (async && cm_lib_capturing((CUstream)s)) ||
+	    !cm_lib_device(slot))
+		return false;
+	cm_lib_saw_here(CM_LEVEL_RUNTIME);
+	return true;
+}
+
+CM_MISS cudaError_t cm_miss_cudaMalloc(void **p, size_t n)
+{
+	cm_heap *h;
+	int slot;
+	if (cm_in_cuda || !p)
+		return cm_real_cudaMalloc(p, n);
+	if (!cm_runtime_alloc_ready(&h, &slot, false, NULL))
+		return cm_real_cudaMalloc_unguarded(p, n);
+	cm_status st = cm_serve_malloc(h, slot, p, n);
+	return st == CM_ERR_NOT_OURS ? cm_real_cudaMalloc(p, n) : cm_runtime_answer(st);
+}
+
+/* The hot hook: the thread's cache first (hook_shape.h). */
+cudaError_t cudaMalloc(void **p, size_t n)
+{
+	cm_heap *h = cm_lib_cached_heap();
+	int slot;
+	uintptr_t addr;
+	if (__builtin_expect(h && p && cm_lib_cached_slot(CM_LEVEL_RUNTIME, &slot), 1) &&
+	    (addr = cm_malloc_cached(h, slot, n))) {
+		*p = (void *)addr;
+		return cudaSuccess;
+	}
+	return cm_miss_cudaMalloc(p, n);
+}
+
+CM_MISS cudaError_t cm_miss_cudaFree(void *p)
+{
+	cm_heap *h;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return cm_real_cudaFree(p);
+	cm_status st = cm_lib_free(h, (uintptr_t)p);
+	return st == CM_ERR_NOT_OURS ? cm_real_cudaFree(p) : cm_runtime_answer(st);
+}
+
+cudaError_t cudaFree(void *p)
+{
+	cm_heap *h = cm_lib_cached_free_heap();
+	if (__builtin_expect(h && p, 1) && cm_free_cached(h, (uintptr_t)p))
+		return cudaSuccess;
+	return cm_miss_cudaFree(p);
+}
+
 /* A stream capturing a graph keeps the runtime's own allocation. */
-CM_RUNTIME_ALLOC_HOOK(cudaMallocAsync, (void **p, size_t n, cudaStream_t s), (p, n, s), !p,
-		      !cm_lib_capturing((CUstream)s), cm_serve_malloc_async(h, slot, p, n, s, false))
-CM_RUNTIME_ALLOC_HOOK(cudaMallocAsync_ptsz, (void **p, size_t n, cudaStream_t s), (p, n, s), !p,
-		      !cm_lib_capturing((CUstream)s), cm_serve_malloc_async(h, slot, p, n, s, true))
-CM_RUNTIME_FREE_HOOK(cudaFreeAsync, (void *p, cudaStream_t s), (p, s), p,
-		     cm_lib_free_async(h, (uintptr_t)p, (CUstream)s, false))
-CM_RUNTIME_FREE_HOOK(cudaFreeAsync_ptsz, (void *p, cudaStream_t s), (p, s), p,
-		     cm_lib_free_async(h, (uintptr_t)p, (CUstream)s, true))
+static cudaError_t cm_hook_malloc_async(void **p, size_t n, cudaStream_t s, bool ptsz)
+{
+	cm_heap *h;
+	int slot;
+	cudaError_t (*real)(void **, size_t, cudaStream_t) =
+		ptsz ? cm_real_cudaMallocAsync_ptsz : cm_real_cudaMallocAsync;
+	if (cm_in_cuda || !p)
+		return real(p, n, s);
+	if (!cm_runtime_alloc_ready(&h, &slot, true, s))
+		return ptsz ? cm_real_cudaMallocAsync_ptsz_unguarded(p, n, s)
+			    : cm_real_cudaMallocAsync_unguarded(p, n, s);
+	cm_status st = cm_serve_malloc_async(h, slot, p, n, s, ptsz);
+	return st == CM_ERR_NOT_OURS ? real(p, n, s) : cm_runtime_answer(st);
+}
+
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
+{
+	return cm_hook_malloc_async(p, n, s, false);
+}
+
+cudaError_t cudaMallocAsync_ptsz(void **p, size_t n, cudaStream_t s)
+{
+	return cm_hook_malloc_async(p, n, s, true);
+}
+
+static cudaError_t cm_hook_free_async(void *p, cudaStream_t s, bool ptsz)
+{
+	cm_heap *h;
+	cudaError_t (*real)(void *, cudaStream_t) =
+		ptsz ? cm_real_cudaFreeAsync_ptsz : cm_real_cudaFreeAsync;
+	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
+		return real(p, s);
+	cm_status st = cm_lib_free_async(h, (uintptr_t)p, (CUstream)s, ptsz);
+	return st == CM_ERR_NOT_OURS ? real(p, s) : cm_runtime_answer(st);
+}
+
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
+{
+	return cm_hook_free_async(p, s, false);
+}
+
+cudaError_t cudaFreeAsync_ptsz(void *p, cudaStream_t s)
+{
+	return cm_hook_free_async(p, s, true);
+}
 
 /* The runtime's reset may reach the driver by a path the lookup hooks do
  * not see (measured on the H200: the cache kept memory the reset freed),
@@ -101,8 +186,11 @@ static cudaError_t cm_hook_reset_done(cudaError_t err, int kept)
 	return err;
 }
 
-CM_RUNTIME_WATCH(cudaDeviceReset, (void), (), kept_ = cm_hook_reset_target(),
-		 cm_hook_reset_done(r_, kept_))
+cudaError_t cudaDeviceReset(void)
+{
+	int kept = cm_hook_reset_target();
+	return cm_hook_reset_done(cm_real_cudaDeviceReset(), kept);
+}
 
 /* ---- synchronization (rule 6), told to the core once ----
  *
@@ -111,6 +199,36 @@ CM_RUNTIME_WATCH(cudaDeviceReset, (void), (), kept_ = cm_hook_reset_target(),
  * runs under the guard, so the driver hook it reaches (cuStreamSynchronize,
  * cuCtxSynchronize) passes it through: the core hears of it once. */
 
-CM_RUNTIME_SYNC_HOOK(cudaStreamSynchronize, (cudaStream_t s), (s), CM_SYNC_STREAM(s, false))
-CM_RUNTIME_SYNC_HOOK(cudaStreamSynchronize_ptsz, (cudaStream_t s), (s), CM_SYNC_STREAM(s, true))
-CM_RUNTIME_SYNC_HOOK(cudaDeviceSynchronize, (void), (), cm_lib_device_sync_begin(h, &tok_))
+static cudaError_t cm_hook_stream_sync(cudaStream_t s, bool ptsz)
+{
+	cudaError_t (*real)(cudaStream_t) =
+		ptsz ? cm_real_cudaStreamSynchronize_ptsz : cm_real_cudaStreamSynchronize;
+	cm_heap *h = cm_hook_heap();
+	if (!h)
+		return real(s);
+	cm_sync_token tok = cm_lib_stream_sync_begin(h, (CUstream)s, ptsz);
+	cudaError_t r = real(s);
+	cm_lib_sync_end(h, tok, r == cudaSuccess);
+	return r;
+}
+
+cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+	return cm_hook_stream_sync(s, false);
+}
+
+cudaError_t cudaStreamSynchronize_ptsz(cudaStream_t s)
+{
+	return cm_hook_stream_sync(s, true);
+}
+
+cudaError_t cudaDeviceSynchronize(void)
+{
+	cm_sync_token tok;
+	cm_heap *h = cm_hook_heap();
+	if (!h || !cm_lib_device_sync_begin(h, &tok))
+		return cm_real_cudaDeviceSynchronize();
+	cudaError_t r = cm_real_cudaDeviceSynchronize();
+	cm_lib_sync_end(h, tok, r == cudaSuccess);
+	return r;
+}

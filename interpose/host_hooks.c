@@ -12,7 +12,7 @@
  * block is one whole CUDA allocation with the flags asked for, so CUDA's
  * own answer is the block's.
  *
- * Every hook has the one shape of hook_shape.h; the serving functions
+ * Every hook is a serving hook (hook_shape.h); the serving functions
  * below translate arguments and flags and return CM_ERR_NOT_OURS for what
  * CUDA must judge itself (no context yet, a null pointer, a zero size,
  * flags the cache does not know). A runtime hook serves the request itself
@@ -20,7 +20,6 @@
  * runtime reaches passes it through: one request enters the cache once.
  */
 #include "hook_shape.h"
-#include "hook_entry.h"
 
 /* ---- pitched ---- */
 
@@ -64,13 +63,30 @@ static cm_status cm_serve_drv_pitch(cm_heap *h, CUdeviceptr *ptr, size_t *pitch,
 	return cm_serve_pitch(h, false, (uintptr_t *)ptr, pitch, w, height, 1);
 }
 
-CM_RUNTIME_HOOK(cudaMallocPitch, (void **p, size_t *pitch, size_t w, size_t height),
-		(p, pitch, w, height), cm_serve_rt_pitch(h, p, pitch, w, height))
-CM_RUNTIME_HOOK(cudaMalloc3D, (struct cudaPitchedPtr *pp, struct cudaExtent e), (pp, e),
-		cm_serve_rt_3d(h, pp, e))
-CM_DRIVER_HOOK(cuMemAllocPitch_v2,
-	       (CUdeviceptr *p, size_t *pitch, size_t w, size_t height, unsigned element),
-	       (p, pitch, w, height, element), cm_serve_drv_pitch(h, p, pitch, w, height, element))
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_serve_rt_pitch(h, p, pitch, width, height)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cudaMallocPitch(p, pitch, width, height)
+				     : cm_runtime_answer(st);
+}
+
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_serve_rt_3d(h, pp, e)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cudaMalloc3D(pp, e) : cm_runtime_answer(st);
+}
+
+CUresult cuMemAllocPitch_v2(CUdeviceptr *p, size_t *pitch, size_t width, size_t height,
+			    unsigned int element)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_serve_drv_pitch(h, p, pitch, width, height, element))
+			 : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cuMemAllocPitch_v2(p, pitch, width, height, element)
+				     : cm_driver_answer(st);
+}
 
 /* ---- pinned host memory ---- */
 
@@ -107,9 +123,19 @@ static cm_status cm_serve_host_alloc(cm_heap *h, bool runtime, void **p, size_t 
 	return st;
 }
 
-CM_RUNTIME_HOOK(cudaMallocHost, (void **p, size_t n), (p, n), cm_serve_host_alloc(h, true, p, n, 0))
-CM_RUNTIME_HOOK(cudaHostAlloc, (void **p, size_t n, unsigned flags), (p, n, flags),
-		cm_serve_host_alloc(h, true, p, n, flags))
+cudaError_t cudaMallocHost(void **p, size_t n)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, true, p, n, 0)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cudaMallocHost(p, n) : cm_runtime_answer(st);
+}
+
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, true, p, n, flags)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cudaHostAlloc(p, n, flags) : cm_runtime_answer(st);
+}
 /* The runtime answers cudaHostGetFlags for memory it allocated from its own
  * books: the flags asked (cudaMallocHost: 0); for memory the driver
  * allocated it asks the driver, which drops the portable flag and adds the
@@ -128,25 +154,35 @@ static cudaError_t cm_host_flags_answer(cudaError_t err, unsigned *flags, void *
 	return err;
 }
 
-CM_RUNTIME_WATCH(cudaHostGetFlags, (unsigned *flags, void *p), (flags, p), 0,
-		 cm_host_flags_answer(r_, flags, p))
+cudaError_t cudaHostGetFlags(unsigned int *flags, void *p)
+{
+	return cm_host_flags_answer(cm_real_cudaHostGetFlags(flags, p), flags, p);
+}
 
-CM_RUNTIME_HOOK(cudaFreeHost, (void *p), (p), cm_lib_host_free(h, (uintptr_t)p))
-CM_DRIVER_HOOK(cuMemAllocHost_v2, (void **p, size_t n), (p, n),
-	       cm_serve_host_alloc(h, false, p, n, 0))
-CM_DRIVER_HOOK(cuMemHostAlloc, (void **p, size_t n, unsigned flags), (p, n, flags),
-	       cm_serve_host_alloc(h, false, p, n, flags))
-CM_DRIVER_HOOK(cuMemFreeHost, (void *p), (p), cm_lib_host_free(h, (uintptr_t)p))
+cudaError_t cudaFreeHost(void *p)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_lib_host_free(h, (uintptr_t)p)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cudaFreeHost(p) : cm_runtime_answer(st);
+}
 
-/* ---- the table the lookup wrappers substitute from (lookup.c) ---- */
+CUresult cuMemAllocHost_v2(void **p, size_t n)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, false, p, n, 0)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cuMemAllocHost_v2(p, n) : cm_driver_answer(st);
+}
 
-#define CM_HOOK_HOST(sym, look) \
-	{.symbol = #sym, .lookup = look, .ptsz = false, .hook = (void *)sym, .real = NULL}
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned int flags)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, false, p, n, flags)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cuMemHostAlloc(p, n, flags) : cm_driver_answer(st);
+}
 
-const cm_hook_entry cm_host_table[] = {
-	CM_HOOK_HOST(cuMemAllocPitch_v2, "cuMemAllocPitch"),
-	CM_HOOK_HOST(cuMemAllocHost_v2, "cuMemAllocHost"),
-	CM_HOOK_HOST(cuMemHostAlloc, "cuMemHostAlloc"),
-	CM_HOOK_HOST(cuMemFreeHost, "cuMemFreeHost"),
-};
-const size_t cm_host_count = sizeof(cm_host_table) / sizeof(cm_host_table[0]);
+CUresult cuMemFreeHost(void *p)
+{
+	cm_heap *h = cm_hook_heap();
+	cm_status st = h ? CM_GUARDED(cm_lib_host_free(h, (uintptr_t)p)) : CM_ERR_NOT_OURS;
+	return st == CM_ERR_NOT_OURS ? cm_real_cuMemFreeHost(p) : cm_driver_answer(st);
+}

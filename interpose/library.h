@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "cachemalloc.h"
+#include "capture_state.h"
 #include "context.h"
 #include "nvtx.h"
 #include "real.h"
@@ -152,22 +153,16 @@ void cm_lib_forget_slot(int slot);
  * it inactive: its slot, if any, is forgotten. */
 void cm_drv_primary_gone(CUdevice dev, bool destroyed);
 
+/* Whether this process is a forked child of the one that made the heap
+ * (it reports nothing at exit: the parent does). */
+bool cm_lib_in_forked_child(void);
+
 /* The error a failed core call means to the program, left as the
- * runtime's last error too. */
+ * runtime's last error too (errors.c). */
 cudaError_t cm_lib_fail(cm_status st);
 /* The CUresult a failed core call means to a driver-level caller. */
 CUresult cm_lib_cu_fail(cm_status st);
 
-/* Whether stream s is capturing a graph; cheap while no capture began. */
-bool cm_lib_capturing(CUstream s);
-bool cm_lib_capture_active(void); /* any capture begun and not ended */
-
-/* While the program captures a graph in global or thread-local mode, the
- * runtime refuses calls like cudaMalloc or an event query from any thread
- * in those modes, and the capture dies of them: the library's own calls
- * run in relaxed mode between these two, as PyTorch's do. */
-bool cm_lib_relax(CUstreamCaptureMode *saved);
-void cm_lib_unrelax(bool relaxed, CUstreamCaptureMode saved);
 /* A capture of s (in mode m) is about to begin: counted, and told to the
  * core; cm_lib_capture_ended: it ended, or its begin was refused. */
 void cm_lib_capture_began(CUstream s, bool ptsz, CUstreamCaptureMode m);

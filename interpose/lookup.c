@@ -39,11 +39,7 @@
 #include "real.h"
 #include "library.h"
 
-#define CM_EXPORT __attribute__((visibility("default")))
 #define CM_LOOKUP_CAP 2048 /* a power of two, above twice the hooks */
-
-CM_EXPORT CM_NO_SANITIZE void *dlsym(void *handle, const char *name);
-CM_EXPORT CUresult cuGetProcAddress(const char *sym, void **fn, int ver, cuuint64_t flags);
 
 static struct {
 	void *key[CM_LOOKUP_CAP];
@@ -68,14 +64,21 @@ static void cm_lookup_add(void *real, void *hook)
 	cm_lookup_map.hook[i] = hook;
 }
 
-static void cm_lookup_add_table(void *driver, const cm_hook_entry *t, size_t n)
+/* A function's address as the lookups hand it out (void *, as dlsym's
+ * and cuGetProcAddress's callers expect it). */
+static void *cm_lookup_address(cm_fn f)
 {
-	for (size_t i = 0; i < n; i++) {
-		void *real = cm_real_dlsym(driver, t[i].symbol);
-		if (t[i].real)
-				__atomic_store_n(t[i].real, real, __ATOMIC_RELAXED);
-		cm_lookup_add(real, t[i].hook);
-	}
+	void *p;
+	memcpy(&p, &f, sizeof(p));
+	return p;
+}
+
+/* Each hook of the table by the driver's function it stands for (its slot
+ * in cm_real, filled by cm_drv_resolve). */
+static void cm_lookup_add_table(const cm_hook_entry *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		cm_lookup_add(__atomic_load_n(t[i].real, __ATOMIC_RELAXED), cm_lookup_address(t[i].hook));
 }
 
 /* Builds the map once the driver is loaded; false until then. */
@@ -85,25 +88,14 @@ static bool cm_lookup_build(void)
 		return true;
 	if (!cm_drv_resolve())
 		return false;
-	void *driver = cm_drv_handle();
 	pthread_mutex_lock(&cm_lookup_lock);
 	if (!atomic_load(&cm_lookup_ready)) {
-		cm_lookup_add_table(driver, cm_driver_table, cm_driver_count);
-		cm_lookup_add_table(driver, cm_driver_v1_table, cm_driver_v1_count);
-		cm_lookup_add_table(driver, cm_submit_table, cm_submit_count);
-		cm_lookup_add_table(driver, cm_host_table, cm_host_count);
-		cm_lookup_add((void *)cm_drv.cuGetProcAddress, (void *)cuGetProcAddress);
-		cm_lookup_add((void *)cm_drv.cuGetProcAddress_v2, (void *)cuGetProcAddress_v2);
-		dlerror(); /* the names this driver lacks leave no error */
+		cm_lookup_add_table(cm_hook_table, cm_hook_count); /* cuGetProcAddress too */
+		cm_lookup_add_table(cm_submit_table, cm_submit_count);
 		atomic_store_explicit(&cm_lookup_ready, true, memory_order_release);
 	}
 	pthread_mutex_unlock(&cm_lookup_lock);
 	return true;
-}
-
-void cm_submit_resolve(void)
-{
-	cm_lookup_build();
 }
 
 /* The hook for a driver function, or the function itself. */
@@ -125,24 +117,14 @@ static int cm_lookup_cmp(const void *name, const void *entry)
 	return strcmp(name, ((const cm_hook_entry *)entry)->symbol);
 }
 
-static bool cm_lookup_in(const char *name, const cm_hook_entry *t, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(name, t[i].symbol) == 0)
-			return true;
-	return false;
-}
-
 /* Whether a hook of the library has this name: only then can glibc's
  * answer be one to substitute (or the library's own). The generated
- * table is sorted by name. */
+ * tables are sorted by name. */
 static bool cm_lookup_hooked(const char *name)
 {
 	return bsearch(name, cm_submit_table, cm_submit_count, sizeof(cm_hook_entry),
 		       cm_lookup_cmp) ||
-	       cm_lookup_in(name, cm_driver_table, cm_driver_count) ||
-	       cm_lookup_in(name, cm_driver_v1_table, cm_driver_v1_count) ||
-	       strcmp(name, "cuGetProcAddress") == 0 || strcmp(name, "cuGetProcAddress_v2") == 0;
+	       bsearch(name, cm_hook_table, cm_hook_count, sizeof(cm_hook_entry), cm_lookup_cmp);
 }
 
 /* Hooks are named cu* and never cuda*: the cheap test before the exact one. */
@@ -201,7 +183,7 @@ static __attribute__((noinline)) void *cm_lookup_dlsym(void *handle, const char 
 	return cm_lookup_swap(f);
 }
 
-CM_EXPORT void *dlsym(void *handle, const char *name)
+CM_NO_SANITIZE void *dlsym(void *handle, const char *name)
 {
 	if (__builtin_expect(!cm_lookup_may_be_hooked(name), 1) || !cm_lookup_hooked(name)) {
 		cm_dlsym_fn real = cm_real_dlsym_fn();
@@ -210,22 +192,22 @@ CM_EXPORT void *dlsym(void *handle, const char *name)
 	return cm_lookup_dlsym(handle, name, __builtin_return_address(0));
 }
 
-CM_EXPORT CUresult cuGetProcAddress_v2(const char *sym, void **fn, int ver, cuuint64_t flags,
-				       CUdriverProcAddressQueryResult *status)
+CUresult cuGetProcAddress_v2(const char *sym, void **fn, int ver, cuuint64_t flags,
+			     CUdriverProcAddressQueryResult *status)
 {
-	if (!cm_drv_resolve() || !cm_drv.cuGetProcAddress_v2)
+	if (!cm_drv_resolve() || !cm_real.cuGetProcAddress_v2)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	CUresult r = cm_drv.cuGetProcAddress_v2(sym, fn, ver, flags, status);
+	CUresult r = cm_real.cuGetProcAddress_v2(sym, fn, ver, flags, status);
 	if (r == CUDA_SUCCESS && fn)
 		*fn = cm_lookup_swap(*fn);
 	return r;
 }
 
-CM_EXPORT CUresult cuGetProcAddress(const char *sym, void **fn, int ver, cuuint64_t flags)
+CUresult cuGetProcAddress(const char *sym, void **fn, int ver, cuuint64_t flags)
 {
-	if (!cm_drv_resolve() || !cm_drv.cuGetProcAddress)
+	if (!cm_drv_resolve() || !cm_real.cuGetProcAddress)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	CUresult r = cm_drv.cuGetProcAddress(sym, fn, ver, flags);
+	CUresult r = cm_real.cuGetProcAddress(sym, fn, ver, flags);
 	if (r == CUDA_SUCCESS && fn)
 		*fn = cm_lookup_swap(*fn);
 	return r;

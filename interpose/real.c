@@ -6,8 +6,6 @@
 
 #include "real.h"
 
-cm_real_table cm_real;
-cm_drv_table cm_drv;
 __thread int cm_in_cuda __attribute__((tls_model("initial-exec")));
 
 /* ---- glibc's dlsym ---- */
@@ -19,13 +17,20 @@ static _Atomic(cm_dlsym_fn) cm_real_dlsym_ptr;
  * unversioned definition in an object that has version information, so
  * another interposer's dlsym (HAMi-core's libvgpu.so) is never taken for
  * glibc's, whatever the order (tests/integration/check_neighbours.py). */
+CM_NO_SANITIZE static cm_dlsym_fn cm_real_dlsym_version(const char *version)
+{
+	cm_dlsym_fn f;
+	*(void **)&f = dlvsym(RTLD_NEXT, "dlsym", version); /* POSIX's way to a function */
+	return f;
+}
+
 CM_NO_SANITIZE static cm_dlsym_fn cm_real_dlsym_find(void)
 {
-	cm_dlsym_fn f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+	cm_dlsym_fn f = cm_real_dlsym_version("GLIBC_2.34");
 	if (!f)
-		f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+		f = cm_real_dlsym_version("GLIBC_2.2.5");
 	if (!f)
-		f = (cm_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.17"); /* aarch64 */
+		f = cm_real_dlsym_version("GLIBC_2.17"); /* aarch64 */
 	return f;
 }
 
@@ -90,9 +95,9 @@ static void cm_real_resolve_once(void)
 	void *runtime = cm_real_dlsym(RTLD_NEXT, "cudaMalloc")
 				? NULL
 				: cm_real_runtime_handle(version, sizeof(version));
-#define CM_X(name, params) *(void **)&cm_real.name = cm_real_lookup(#name, runtime, version);
-	CM_REAL_FUNCS(CM_X)
-#undef CM_X
+	for (size_t i = 0; i < cm_real_runtime_count; i++)
+		*cm_real_runtime_slots[i].slot =
+			cm_real_lookup(cm_real_runtime_slots[i].name, runtime, version);
 	dlerror(); /* the functions the runtime lacks leave no error (lookup.c) */
 	cm_real_ok = cm_real.cudaMalloc && cm_real.cudaFree && cm_real.cudaGetLastError;
 }
@@ -119,9 +124,9 @@ bool cm_drv_resolve(void)
 	}
 	pthread_mutex_lock(&cm_drv_lock);
 	if (!atomic_load(&cm_drv_lib)) {
-#define CM_X(name, params) *(void **)&cm_drv.name = cm_real_dlsym(lib, #name);
-		CM_DRV_FUNCS(CM_X)
-#undef CM_X
+		for (size_t i = 0; i < cm_real_driver_count; i++)
+			__atomic_store_n(cm_real_driver_slots[i].slot,
+					 cm_real_dlsym(lib, cm_real_driver_slots[i].name), __ATOMIC_RELAXED);
 		dlerror(); /* the functions this driver lacks leave no error */
 		atomic_store_explicit(&cm_drv_lib, lib, memory_order_release);
 	} else {

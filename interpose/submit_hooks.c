@@ -1,8 +1,8 @@
 /* interpose/submit_hooks.c - GENERATED: do not edit.
  *
- * Generated from cuda.h (CUDA_VERSION 13000) by
- *     scripts/gen_submit_hooks.py [--cuda-include DIR]
- * and checked by the unit test submit-hooks-generated (--check).
+ * Made by scripts/gen_hooks.py from interpose/hooks.table and cuda.h
+ * (CUDA_VERSION 13000); the unit test hooks-generated fails when it
+ * differs from what the script makes (--check).
  * docs/design.md, "Seeing every submission", gives the rules.
  *
  * One wrapper per exported driver function that queues work on a stream or
@@ -26,2144 +26,2126 @@
  *   cuStreamEndCapture, cuStreamEndCapture_ptsz, cuStreamSynchronize,
  *   cuStreamSynchronize_ptsz
  */
-/* The older ABIs and the _ptsz/_ptds names are declared only under this
- * define; with them declared each wrapper below is checked against the
- * header's prototype of the same name. */
-#define __CUDA_API_VERSION_INTERNAL 1
-#include <cuda.h>
-
 #include "hook_entry.h"
-
-#ifndef CM_EXPORT
-#define CM_EXPORT __attribute__((visibility("default")))
-#endif
+#include "real.h"
 
 #define CM_SUBMIT_COUNT 176
 
-/* The driver's functions, filled by cm_submit_resolve (atomic stores). */
-static void *cm_submit_real[CM_SUBMIT_COUNT];
-
-__attribute__((noinline, cold)) static void *cm_submit_slow(size_t i)
-{
-	cm_submit_resolve();
-	return __atomic_load_n(&cm_submit_real[i], __ATOMIC_RELAXED);
-}
-
-CM_EXPORT CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
+CUresult cuEventRecord(CUevent hEvent, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[0], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(0)) == NULL)
+	__typeof__(cm_real.cuEventRecord) cm_fn = __atomic_load_n(&cm_real.cuEventRecord, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuEventRecord)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuEventRecord))cm_fn)(hEvent, hStream);
+	CUresult cm_r = cm_fn(hEvent, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
+CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int flags)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[1], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(1)) == NULL)
+	__typeof__(cm_real.cuEventRecordWithFlags) cm_fn = __atomic_load_n(&cm_real.cuEventRecordWithFlags, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuEventRecordWithFlags)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuEventRecordWithFlags))cm_fn)(hEvent, hStream, flags);
+	CUresult cm_r = cm_fn(hEvent, hStream, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags)
+CUresult cuEventRecordWithFlags_ptsz(CUevent hEvent, CUstream hStream, unsigned int flags)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[2], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(2)) == NULL)
+	__typeof__(cm_real.cuEventRecordWithFlags_ptsz) cm_fn = __atomic_load_n(&cm_real.cuEventRecordWithFlags_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuEventRecordWithFlags_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuEventRecordWithFlags_ptsz))cm_fn)(hEvent, hStream, flags);
+	CUresult cm_r = cm_fn(hEvent, hStream, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
+CUresult cuEventRecord_ptsz(CUevent hEvent, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[3], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(3)) == NULL)
+	__typeof__(cm_real.cuEventRecord_ptsz) cm_fn = __atomic_load_n(&cm_real.cuEventRecord_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuEventRecord_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuEventRecord_ptsz))cm_fn)(hEvent, hStream);
+	CUresult cm_r = cm_fn(hEvent, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
+CUresult cuGraphInstantiateWithParams(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
 {
 	if (instantiateParams && (instantiateParams->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD))
 		cm_lib_submit(instantiateParams->hUploadStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[4], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(4)) == NULL)
+	__typeof__(cm_real.cuGraphInstantiateWithParams) cm_fn = __atomic_load_n(&cm_real.cuGraphInstantiateWithParams, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphInstantiateWithParams)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphInstantiateWithParams))cm_fn)(phGraphExec, hGraph, instantiateParams);
+	CUresult cm_r = cm_fn(phGraphExec, hGraph, instantiateParams);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
+CUresult cuGraphInstantiateWithParams_ptsz(CUgraphExec *phGraphExec, CUgraph hGraph, CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams)
 {
 	if (instantiateParams && (instantiateParams->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD))
 		cm_lib_submit(instantiateParams->hUploadStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[5], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(5)) == NULL)
+	__typeof__(cm_real.cuGraphInstantiateWithParams_ptsz) cm_fn = __atomic_load_n(&cm_real.cuGraphInstantiateWithParams_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphInstantiateWithParams_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphInstantiateWithParams_ptsz))cm_fn)(phGraphExec, hGraph, instantiateParams);
+	CUresult cm_r = cm_fn(phGraphExec, hGraph, instantiateParams);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
+CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[6], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(6)) == NULL)
+	__typeof__(cm_real.cuGraphLaunch) cm_fn = __atomic_load_n(&cm_real.cuGraphLaunch, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphLaunch)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphLaunch))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = cm_fn(hGraphExec, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
+CUresult cuGraphLaunch_ptsz(CUgraphExec hGraphExec, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[7], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(7)) == NULL)
+	__typeof__(cm_real.cuGraphLaunch_ptsz) cm_fn = __atomic_load_n(&cm_real.cuGraphLaunch_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphLaunch_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphLaunch_ptsz))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = cm_fn(hGraphExec, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
+CUresult cuGraphUpload(CUgraphExec hGraphExec, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[8], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(8)) == NULL)
+	__typeof__(cm_real.cuGraphUpload) cm_fn = __atomic_load_n(&cm_real.cuGraphUpload, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphUpload)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphUpload))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = cm_fn(hGraphExec, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream)
+CUresult cuGraphUpload_ptsz(CUgraphExec hGraphExec, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[9], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(9)) == NULL)
+	__typeof__(cm_real.cuGraphUpload_ptsz) cm_fn = __atomic_load_n(&cm_real.cuGraphUpload_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphUpload_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphUpload_ptsz))cm_fn)(hGraphExec, hStream);
+	CUresult cm_r = cm_fn(hGraphExec, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
+CUresult cuGraphicsMapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[10], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(10)) == NULL)
+	__typeof__(cm_real.cuGraphicsMapResources) cm_fn = __atomic_load_n(&cm_real.cuGraphicsMapResources, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphicsMapResources)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphicsMapResources))cm_fn)(count, resources, hStream);
+	CUresult cm_r = cm_fn(count, resources, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphicsMapResources_ptsz(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
+CUresult cuGraphicsMapResources_ptsz(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[11], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(11)) == NULL)
+	__typeof__(cm_real.cuGraphicsMapResources_ptsz) cm_fn = __atomic_load_n(&cm_real.cuGraphicsMapResources_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphicsMapResources_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphicsMapResources_ptsz))cm_fn)(count, resources, hStream);
+	CUresult cm_r = cm_fn(count, resources, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
+CUresult cuGraphicsUnmapResources(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[12], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(12)) == NULL)
+	__typeof__(cm_real.cuGraphicsUnmapResources) cm_fn = __atomic_load_n(&cm_real.cuGraphicsUnmapResources, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphicsUnmapResources)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphicsUnmapResources))cm_fn)(count, resources, hStream);
+	CUresult cm_r = cm_fn(count, resources, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuGraphicsUnmapResources_ptsz(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
+CUresult cuGraphicsUnmapResources_ptsz(unsigned int count, CUgraphicsResource *resources, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[13], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(13)) == NULL)
+	__typeof__(cm_real.cuGraphicsUnmapResources_ptsz) cm_fn = __atomic_load_n(&cm_real.cuGraphicsUnmapResources_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuGraphicsUnmapResources_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuGraphicsUnmapResources_ptsz))cm_fn)(count, resources, hStream);
+	CUresult cm_r = cm_fn(count, resources, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunch(CUfunction f)
+CUresult cuLaunch(CUfunction f)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[14], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(14)) == NULL)
+	__typeof__(cm_real.cuLaunch) cm_fn = __atomic_load_n(&cm_real.cuLaunch, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunch)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunch))cm_fn)(f);
+	CUresult cm_r = cm_fn(f);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
+CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[15], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(15)) == NULL)
+	__typeof__(cm_real.cuLaunchCooperativeKernel) cm_fn = __atomic_load_n(&cm_real.cuLaunchCooperativeKernel, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchCooperativeKernel)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchCooperativeKernel))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+	CUresult cm_r = cm_fn(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags)
+CUresult cuLaunchCooperativeKernelMultiDevice(CUDA_LAUNCH_PARAMS *launchParamsList, unsigned int numDevices, unsigned int flags)
 {
 	for (unsigned int cm_i = 0; launchParamsList && cm_i < numDevices; cm_i++)
 		cm_lib_submit(launchParamsList[cm_i].hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[16], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(16)) == NULL)
+	__typeof__(cm_real.cuLaunchCooperativeKernelMultiDevice) cm_fn = __atomic_load_n(&cm_real.cuLaunchCooperativeKernelMultiDevice, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchCooperativeKernelMultiDevice)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchCooperativeKernelMultiDevice))cm_fn)(launchParamsList, numDevices, flags);
+	CUresult cm_r = cm_fn(launchParamsList, numDevices, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
+CUresult cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[17], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(17)) == NULL)
+	__typeof__(cm_real.cuLaunchCooperativeKernel_ptsz) cm_fn = __atomic_load_n(&cm_real.cuLaunchCooperativeKernel_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchCooperativeKernel_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchCooperativeKernel_ptsz))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
+	CUresult cm_r = cm_fn(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height)
+CUresult cuLaunchGrid(CUfunction f, int grid_width, int grid_height)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[18], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(18)) == NULL)
+	__typeof__(cm_real.cuLaunchGrid) cm_fn = __atomic_load_n(&cm_real.cuLaunchGrid, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchGrid)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchGrid))cm_fn)(f, grid_width, grid_height);
+	CUresult cm_r = cm_fn(f, grid_width, grid_height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream)
+CUresult cuLaunchGridAsync(CUfunction f, int grid_width, int grid_height, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[19], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(19)) == NULL)
+	__typeof__(cm_real.cuLaunchGridAsync) cm_fn = __atomic_load_n(&cm_real.cuLaunchGridAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchGridAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchGridAsync))cm_fn)(f, grid_width, grid_height, hStream);
+	CUresult cm_r = cm_fn(f, grid_width, grid_height, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
+CUresult cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[20], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(20)) == NULL)
+	__typeof__(cm_real.cuLaunchHostFunc) cm_fn = __atomic_load_n(&cm_real.cuLaunchHostFunc, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchHostFunc)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchHostFunc))cm_fn)(hStream, fn, userData);
+	CUresult cm_r = cm_fn(hStream, fn, userData);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
+CUresult cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void *userData)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[21], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(21)) == NULL)
+	__typeof__(cm_real.cuLaunchHostFunc_ptsz) cm_fn = __atomic_load_n(&cm_real.cuLaunchHostFunc_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchHostFunc_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchHostFunc_ptsz))cm_fn)(hStream, fn, userData);
+	CUresult cm_r = cm_fn(hStream, fn, userData);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[22], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(22)) == NULL)
+	__typeof__(cm_real.cuLaunchKernel) cm_fn = __atomic_load_n(&cm_real.cuLaunchKernel, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchKernel)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchKernel))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+	CUresult cm_r = cm_fn(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
 {
 	cm_lib_submit(config ? config->hStream : NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[23], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(23)) == NULL)
+	__typeof__(cm_real.cuLaunchKernelEx) cm_fn = __atomic_load_n(&cm_real.cuLaunchKernelEx, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchKernelEx)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchKernelEx))cm_fn)(config, f, kernelParams, extra);
+	CUresult cm_r = cm_fn(config, f, kernelParams, extra);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
+CUresult cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **kernelParams, void **extra)
 {
 	cm_lib_submit(config ? config->hStream : NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[24], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(24)) == NULL)
+	__typeof__(cm_real.cuLaunchKernelEx_ptsz) cm_fn = __atomic_load_n(&cm_real.cuLaunchKernelEx_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchKernelEx_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchKernelEx_ptsz))cm_fn)(config, f, kernelParams, extra);
+	CUresult cm_r = cm_fn(config, f, kernelParams, extra);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
+CUresult cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream, void **kernelParams, void **extra)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[25], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(25)) == NULL)
+	__typeof__(cm_real.cuLaunchKernel_ptsz) cm_fn = __atomic_load_n(&cm_real.cuLaunchKernel_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuLaunchKernel_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuLaunchKernel_ptsz))cm_fn)(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
+	CUresult cm_r = cm_fn(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream, kernelParams, extra);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream)
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[26], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(26)) == NULL)
+	__typeof__(cm_real.cuMemAllocFromPoolAsync) cm_fn = __atomic_load_n(&cm_real.cuMemAllocFromPoolAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemAllocFromPoolAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemAllocFromPoolAsync))cm_fn)(dptr, bytesize, pool, hStream);
+	CUresult cm_r = cm_fn(dptr, bytesize, pool, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream)
+CUresult cuMemAllocFromPoolAsync_ptsz(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[27], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(27)) == NULL)
+	__typeof__(cm_real.cuMemAllocFromPoolAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemAllocFromPoolAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemAllocFromPoolAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemAllocFromPoolAsync_ptsz))cm_fn)(dptr, bytesize, pool, hStream);
+	CUresult cm_r = cm_fn(dptr, bytesize, pool, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream)
+CUresult cuMemBatchDecompressAsync(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[28], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(28)) == NULL)
+	__typeof__(cm_real.cuMemBatchDecompressAsync) cm_fn = __atomic_load_n(&cm_real.cuMemBatchDecompressAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemBatchDecompressAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemBatchDecompressAsync))cm_fn)(paramsArray, count, flags, errorIndex, stream);
+	CUresult cm_r = cm_fn(paramsArray, count, flags, errorIndex, stream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream)
+CUresult cuMemBatchDecompressAsync_ptsz(CUmemDecompressParams *paramsArray, size_t count, unsigned int flags, size_t *errorIndex, CUstream stream)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[29], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(29)) == NULL)
+	__typeof__(cm_real.cuMemBatchDecompressAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemBatchDecompressAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemBatchDecompressAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemBatchDecompressAsync_ptsz))cm_fn)(paramsArray, count, flags, errorIndex, stream);
+	CUresult cm_r = cm_fn(paramsArray, count, flags, errorIndex, stream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
+CUresult cuMemDiscardAndPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[30], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(30)) == NULL)
+	__typeof__(cm_real.cuMemDiscardAndPrefetchBatchAsync) cm_fn = __atomic_load_n(&cm_real.cuMemDiscardAndPrefetchBatchAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemDiscardAndPrefetchBatchAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemDiscardAndPrefetchBatchAsync))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = cm_fn(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
+CUresult cuMemDiscardAndPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[31], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(31)) == NULL)
+	__typeof__(cm_real.cuMemDiscardAndPrefetchBatchAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemDiscardAndPrefetchBatchAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemDiscardAndPrefetchBatchAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemDiscardAndPrefetchBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = cm_fn(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream)
+CUresult cuMemDiscardBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[32], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(32)) == NULL)
+	__typeof__(cm_real.cuMemDiscardBatchAsync) cm_fn = __atomic_load_n(&cm_real.cuMemDiscardBatchAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemDiscardBatchAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemDiscardBatchAsync))cm_fn)(dptrs, sizes, count, flags, hStream);
+	CUresult cm_r = cm_fn(dptrs, sizes, count, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream)
+CUresult cuMemDiscardBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[33], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(33)) == NULL)
+	__typeof__(cm_real.cuMemDiscardBatchAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemDiscardBatchAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemDiscardBatchAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemDiscardBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, flags, hStream);
+	CUresult cm_r = cm_fn(dptrs, sizes, count, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream)
+CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[34], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(34)) == NULL)
+	__typeof__(cm_real.cuMemMapArrayAsync) cm_fn = __atomic_load_n(&cm_real.cuMemMapArrayAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemMapArrayAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemMapArrayAsync))cm_fn)(mapInfoList, count, hStream);
+	CUresult cm_r = cm_fn(mapInfoList, count, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream)
+CUresult cuMemMapArrayAsync_ptsz(CUarrayMapInfo *mapInfoList, unsigned int count, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[35], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(35)) == NULL)
+	__typeof__(cm_real.cuMemMapArrayAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemMapArrayAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemMapArrayAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemMapArrayAsync_ptsz))cm_fn)(mapInfoList, count, hStream);
+	CUresult cm_r = cm_fn(mapInfoList, count, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
+CUresult cuMemPrefetchAsync(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[36], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(36)) == NULL)
+	__typeof__(cm_real.cuMemPrefetchAsync) cm_fn = __atomic_load_n(&cm_real.cuMemPrefetchAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemPrefetchAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync))cm_fn)(devPtr, count, dstDevice, hStream);
+	CUresult cm_r = cm_fn(devPtr, count, dstDevice, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
+CUresult cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdevice dstDevice, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[37], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(37)) == NULL)
+	__typeof__(cm_real.cuMemPrefetchAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemPrefetchAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemPrefetchAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync_ptsz))cm_fn)(devPtr, count, dstDevice, hStream);
+	CUresult cm_r = cm_fn(devPtr, count, dstDevice, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream)
+CUresult cuMemPrefetchAsync_v2(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[38], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(38)) == NULL)
+	__typeof__(cm_real.cuMemPrefetchAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemPrefetchAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemPrefetchAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync_v2))cm_fn)(devPtr, count, location, flags, hStream);
+	CUresult cm_r = cm_fn(devPtr, count, location, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream)
+CUresult cuMemPrefetchAsync_v2_ptsz(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsigned int flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[39], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(39)) == NULL)
+	__typeof__(cm_real.cuMemPrefetchAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemPrefetchAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemPrefetchAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemPrefetchAsync_v2_ptsz))cm_fn)(devPtr, count, location, flags, hStream);
+	CUresult cm_r = cm_fn(devPtr, count, location, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
+CUresult cuMemPrefetchBatchAsync(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[40], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(40)) == NULL)
+	__typeof__(cm_real.cuMemPrefetchBatchAsync) cm_fn = __atomic_load_n(&cm_real.cuMemPrefetchBatchAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemPrefetchBatchAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemPrefetchBatchAsync))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = cm_fn(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
+CUresult cuMemPrefetchBatchAsync_ptsz(CUdeviceptr *dptrs, size_t *sizes, size_t count, CUmemLocation *prefetchLocs, size_t *prefetchLocIdxs, size_t numPrefetchLocs, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[41], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(41)) == NULL)
+	__typeof__(cm_real.cuMemPrefetchBatchAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemPrefetchBatchAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemPrefetchBatchAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemPrefetchBatchAsync_ptsz))cm_fn)(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
+	CUresult cm_r = cm_fn(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[42], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(42)) == NULL)
+	__typeof__(cm_real.cuMemcpy) cm_fn = __atomic_load_n(&cm_real.cuMemcpy, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy))cm_fn)(dst, src, ByteCount);
+	CUresult cm_r = cm_fn(dst, src, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
+CUresult cuMemcpy2D(const CUDA_MEMCPY2D_v1 *pCopy)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[43], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(43)) == NULL)
+	__typeof__(cm_real.cuMemcpy2D) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2D, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2D)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2D))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStream)
+CUresult cuMemcpy2DAsync(const CUDA_MEMCPY2D_v1 *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[44], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(44)) == NULL)
+	__typeof__(cm_real.cuMemcpy2DAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2DAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2DAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2DAsync))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[45], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(45)) == NULL)
+	__typeof__(cm_real.cuMemcpy2DAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2DAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2DAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2DAsync_v2))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
+CUresult cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[46], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(46)) == NULL)
+	__typeof__(cm_real.cuMemcpy2DAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2DAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2DAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2DAsync_v2_ptsz))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
+CUresult cuMemcpy2DUnaligned(const CUDA_MEMCPY2D_v1 *pCopy)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[47], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(47)) == NULL)
+	__typeof__(cm_real.cuMemcpy2DUnaligned) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2DUnaligned, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2DUnaligned)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2DUnaligned))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
+CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[48], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(48)) == NULL)
+	__typeof__(cm_real.cuMemcpy2DUnaligned_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2DUnaligned_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2DUnaligned_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2DUnaligned_v2))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
+CUresult cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[49], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(49)) == NULL)
+	__typeof__(cm_real.cuMemcpy2DUnaligned_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2DUnaligned_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2DUnaligned_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2DUnaligned_v2_ptds))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
+CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *pCopy)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[50], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(50)) == NULL)
+	__typeof__(cm_real.cuMemcpy2D_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2D_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2D_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2D_v2))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
+CUresult cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D *pCopy)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[51], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(51)) == NULL)
+	__typeof__(cm_real.cuMemcpy2D_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpy2D_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy2D_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy2D_v2_ptds))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy)
+CUresult cuMemcpy3D(const CUDA_MEMCPY3D_v1 *pCopy)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[52], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(52)) == NULL)
+	__typeof__(cm_real.cuMemcpy3D) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3D, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3D)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3D))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy, CUstream hStream)
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D_v1 *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[53], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(53)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DAsync))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
+CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[54], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(54)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DAsync_v2))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
+CUresult cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[55], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(55)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DAsync_v2_ptsz))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream)
+CUresult cuMemcpy3DBatchAsync(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[56], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(56)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DBatchAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DBatchAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DBatchAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync))cm_fn)(numOps, opList, failIdx, flags, hStream);
+	CUresult cm_r = cm_fn(numOps, opList, failIdx, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DBatchAsync_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream)
+CUresult cuMemcpy3DBatchAsync_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, size_t *failIdx, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[57], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(57)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DBatchAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DBatchAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DBatchAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync_ptsz))cm_fn)(numOps, opList, failIdx, flags, hStream);
+	CUresult cm_r = cm_fn(numOps, opList, failIdx, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream)
+CUresult cuMemcpy3DBatchAsync_v2(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[58], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(58)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DBatchAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DBatchAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DBatchAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync_v2))cm_fn)(numOps, opList, flags, hStream);
+	CUresult cm_r = cm_fn(numOps, opList, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream)
+CUresult cuMemcpy3DBatchAsync_v2_ptsz(size_t numOps, CUDA_MEMCPY3D_BATCH_OP *opList, unsigned long long flags, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[59], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(59)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DBatchAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DBatchAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DBatchAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DBatchAsync_v2_ptsz))cm_fn)(numOps, opList, flags, hStream);
+	CUresult cm_r = cm_fn(numOps, opList, flags, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy)
+CUresult cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[60], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(60)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DPeer) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DPeer, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DPeer)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeer))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
+CUresult cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[61], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(61)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DPeerAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DPeerAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DPeerAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeerAsync))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
+CUresult cuMemcpy3DPeerAsync_ptsz(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[62], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(62)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DPeerAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DPeerAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DPeerAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeerAsync_ptsz))cm_fn)(pCopy, hStream);
+	CUresult cm_r = cm_fn(pCopy, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy)
+CUresult cuMemcpy3DPeer_ptds(const CUDA_MEMCPY3D_PEER *pCopy)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[63], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(63)) == NULL)
+	__typeof__(cm_real.cuMemcpy3DPeer_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3DPeer_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3DPeer_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3DPeer_ptds))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy)
+CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *pCopy)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[64], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(64)) == NULL)
+	__typeof__(cm_real.cuMemcpy3D_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3D_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3D_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3D_v2))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
+CUresult cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D *pCopy)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[65], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(65)) == NULL)
+	__typeof__(cm_real.cuMemcpy3D_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpy3D_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy3D_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy3D_v2_ptds))cm_fn)(pCopy);
+	CUresult cm_r = cm_fn(pCopy);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[66], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(66)) == NULL)
+	__typeof__(cm_real.cuMemcpyAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAsync))cm_fn)(dst, src, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dst, src, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[67], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(67)) == NULL)
+	__typeof__(cm_real.cuMemcpyAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAsync_ptsz))cm_fn)(dst, src, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dst, src, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
+CUresult cuMemcpyAtoA(CUarray dstArray, unsigned int dstOffset, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[68], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(68)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoA) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoA, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoA)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoA))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount)
+CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[69], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(69)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoA_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoA_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoA_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoA_v2))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount)
+CUresult cuMemcpyAtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[70], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(70)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoA_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoA_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoA_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
+CUresult cuMemcpyAtoD(CUdeviceptr_v1 dstDevice, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[71], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(71)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoD) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoD, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoD)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoD))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount)
+CUresult cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[72], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(72)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoD_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoD_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoD_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoD_v2))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount)
+CUresult cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[73], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(73)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoD_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoD_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoD_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoD_v2_ptds))cm_fn)(dstDevice, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoH(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
+CUresult cuMemcpyAtoH(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[74], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(74)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoH) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoH, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoH)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoH))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstHost, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount, CUstream hStream)
+CUresult cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, unsigned int srcOffset, unsigned int ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[75], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(75)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoHAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoHAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoHAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoHAsync))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstHost, srcArray, srcOffset, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyAtoHAsync_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[76], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(76)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoHAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoHAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoHAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoHAsync_v2))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstHost, srcArray, srcOffset, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyAtoHAsync_v2_ptsz(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[77], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(77)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoHAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoHAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoHAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoHAsync_v2_ptsz))cm_fn)(dstHost, srcArray, srcOffset, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstHost, srcArray, srcOffset, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount)
+CUresult cuMemcpyAtoH_v2(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[78], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(78)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoH_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoH_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoH_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoH_v2))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstHost, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount)
+CUresult cuMemcpyAtoH_v2_ptds(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[79], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(79)) == NULL)
+	__typeof__(cm_real.cuMemcpyAtoH_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyAtoH_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyAtoH_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyAtoH_v2_ptds))cm_fn)(dstHost, srcArray, srcOffset, ByteCount);
+	CUresult cm_r = cm_fn(dstHost, srcArray, srcOffset, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream)
+CUresult cuMemcpyBatchAsync(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[80], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(80)) == NULL)
+	__typeof__(cm_real.cuMemcpyBatchAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyBatchAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyBatchAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
+	CUresult cm_r = cm_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream)
+CUresult cuMemcpyBatchAsync_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, size_t *failIdx, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[81], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(81)) == NULL)
+	__typeof__(cm_real.cuMemcpyBatchAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyBatchAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyBatchAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync_ptsz))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
+	CUresult cm_r = cm_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, failIdx, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream)
+CUresult cuMemcpyBatchAsync_v2(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[82], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(82)) == NULL)
+	__typeof__(cm_real.cuMemcpyBatchAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyBatchAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyBatchAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync_v2))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
+	CUresult cm_r = cm_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream)
+CUresult cuMemcpyBatchAsync_v2_ptsz(CUdeviceptr *dsts, CUdeviceptr *srcs, size_t *sizes, size_t count, CUmemcpyAttributes *attrs, size_t *attrsIdxs, size_t numAttrs, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[83], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(83)) == NULL)
+	__typeof__(cm_real.cuMemcpyBatchAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyBatchAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyBatchAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyBatchAsync_v2_ptsz))cm_fn)(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
+	CUresult cm_r = cm_fn(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
+CUresult cuMemcpyDtoA(CUarray dstArray, unsigned int dstOffset, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[84], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(84)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoA) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoA, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoA)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoA))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount)
+CUresult cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[85], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(85)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoA_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoA_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoA_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoA_v2))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount)
+CUresult cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[86], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(86)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoA_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoA_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoA_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
+CUresult cuMemcpyDtoD(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[87], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(87)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoD) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoD, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoD)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoD))cm_fn)(dstDevice, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
+CUresult cuMemcpyDtoDAsync(CUdeviceptr_v1 dstDevice, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[88], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(88)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoDAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoDAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoDAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoDAsync))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, srcDevice, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[89], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(89)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoDAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoDAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoDAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoDAsync_v2))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, srcDevice, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[90], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(90)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoDAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoDAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoDAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoDAsync_v2_ptsz))cm_fn)(dstDevice, srcDevice, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, srcDevice, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+CUresult cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[91], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(91)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoD_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoD_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoD_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoD_v2))cm_fn)(dstDevice, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[92], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(92)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoD_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoD_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoD_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoD_v2_ptds))cm_fn)(dstDevice, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
+CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[93], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(93)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoH) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoH, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoH)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoH))cm_fn)(dstHost, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstHost, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
+CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr_v1 srcDevice, unsigned int ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[94], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(94)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoHAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoHAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoHAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoHAsync))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstHost, srcDevice, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyDtoHAsync_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[95], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(95)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoHAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoHAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoHAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoHAsync_v2))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstHost, srcDevice, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[96], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(96)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoHAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoHAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoHAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoHAsync_v2_ptsz))cm_fn)(dstHost, srcDevice, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstHost, srcDevice, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+CUresult cuMemcpyDtoH_v2(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[97], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(97)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoH_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoH_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoH_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoH_v2))cm_fn)(dstHost, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstHost, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
+CUresult cuMemcpyDtoH_v2_ptds(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[98], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(98)) == NULL)
+	__typeof__(cm_real.cuMemcpyDtoH_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyDtoH_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyDtoH_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyDtoH_v2_ptds))cm_fn)(dstHost, srcDevice, ByteCount);
+	CUresult cm_r = cm_fn(dstHost, srcDevice, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount)
+CUresult cuMemcpyHtoA(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[99], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(99)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoA) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoA, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoA)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoA))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcHost, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount, CUstream hStream)
+CUresult cuMemcpyHtoAAsync(CUarray dstArray, unsigned int dstOffset, const void *srcHost, unsigned int ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[100], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(100)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoAAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoAAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoAAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoAAsync))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcHost, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyHtoAAsync_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[101], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(101)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoAAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoAAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoAAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoAAsync_v2))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcHost, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyHtoAAsync_v2_ptsz(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[102], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(102)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoAAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoAAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoAAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoAAsync_v2_ptsz))cm_fn)(dstArray, dstOffset, srcHost, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcHost, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount)
+CUresult cuMemcpyHtoA_v2(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[103], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(103)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoA_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoA_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoA_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoA_v2))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcHost, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount)
+CUresult cuMemcpyHtoA_v2_ptds(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[104], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(104)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoA_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoA_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoA_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoA_v2_ptds))cm_fn)(dstArray, dstOffset, srcHost, ByteCount);
+	CUresult cm_r = cm_fn(dstArray, dstOffset, srcHost, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount)
+CUresult cuMemcpyHtoD(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[105], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(105)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoD) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoD, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoD)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoD))cm_fn)(dstDevice, srcHost, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcHost, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount, CUstream hStream)
+CUresult cuMemcpyHtoDAsync(CUdeviceptr_v1 dstDevice, const void *srcHost, unsigned int ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[106], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(106)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoDAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoDAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoDAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoDAsync))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, srcHost, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[107], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(107)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoDAsync_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoDAsync_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoDAsync_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoDAsync_v2))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, srcHost, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[108], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(108)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoDAsync_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoDAsync_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoDAsync_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoDAsync_v2_ptsz))cm_fn)(dstDevice, srcHost, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, srcHost, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+CUresult cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[109], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(109)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoD_v2) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoD_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoD_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoD_v2))cm_fn)(dstDevice, srcHost, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcHost, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
+CUresult cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[110], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(110)) == NULL)
+	__typeof__(cm_real.cuMemcpyHtoD_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyHtoD_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyHtoD_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyHtoD_v2_ptds))cm_fn)(dstDevice, srcHost, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, srcHost, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
+CUresult cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[111], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(111)) == NULL)
+	__typeof__(cm_real.cuMemcpyPeer) cm_fn = __atomic_load_n(&cm_real.cuMemcpyPeer, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyPeer)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyPeer))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[112], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(112)) == NULL)
+	__typeof__(cm_real.cuMemcpyPeerAsync) cm_fn = __atomic_load_n(&cm_real.cuMemcpyPeerAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyPeerAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyPeerAsync))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
+CUresult cuMemcpyPeerAsync_ptsz(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[113], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(113)) == NULL)
+	__typeof__(cm_real.cuMemcpyPeerAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemcpyPeerAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyPeerAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyPeerAsync_ptsz))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
+CUresult cuMemcpyPeer_ptds(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[114], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(114)) == NULL)
+	__typeof__(cm_real.cuMemcpyPeer_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpyPeer_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpyPeer_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpyPeer_ptds))cm_fn)(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
+	CUresult cm_r = cm_fn(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
+CUresult cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[115], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(115)) == NULL)
+	__typeof__(cm_real.cuMemcpy_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemcpy_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemcpy_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemcpy_ptds))cm_fn)(dst, src, ByteCount);
+	CUresult cm_r = cm_fn(dst, src, ByteCount);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us, unsigned int N)
+CUresult cuMemsetD16(CUdeviceptr_v1 dstDevice, unsigned short us, unsigned int N)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[116], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(116)) == NULL)
+	__typeof__(cm_real.cuMemsetD16) cm_fn = __atomic_load_n(&cm_real.cuMemsetD16, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD16)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD16))cm_fn)(dstDevice, us, N);
+	CUresult cm_r = cm_fn(dstDevice, us, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
+CUresult cuMemsetD16Async(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[117], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(117)) == NULL)
+	__typeof__(cm_real.cuMemsetD16Async) cm_fn = __atomic_load_n(&cm_real.cuMemsetD16Async, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD16Async)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD16Async))cm_fn)(dstDevice, us, N, hStream);
+	CUresult cm_r = cm_fn(dstDevice, us, N, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
+CUresult cuMemsetD16Async_ptsz(CUdeviceptr dstDevice, unsigned short us, size_t N, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[118], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(118)) == NULL)
+	__typeof__(cm_real.cuMemsetD16Async_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemsetD16Async_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD16Async_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD16Async_ptsz))cm_fn)(dstDevice, us, N, hStream);
+	CUresult cm_r = cm_fn(dstDevice, us, N, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N)
+CUresult cuMemsetD16_v2(CUdeviceptr dstDevice, unsigned short us, size_t N)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[119], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(119)) == NULL)
+	__typeof__(cm_real.cuMemsetD16_v2) cm_fn = __atomic_load_n(&cm_real.cuMemsetD16_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD16_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD16_v2))cm_fn)(dstDevice, us, N);
+	CUresult cm_r = cm_fn(dstDevice, us, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N)
+CUresult cuMemsetD16_v2_ptds(CUdeviceptr dstDevice, unsigned short us, size_t N)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[120], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(120)) == NULL)
+	__typeof__(cm_real.cuMemsetD16_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemsetD16_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD16_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD16_v2_ptds))cm_fn)(dstDevice, us, N);
+	CUresult cm_r = cm_fn(dstDevice, us, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned short us, unsigned int Width, unsigned int Height)
+CUresult cuMemsetD2D16(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned short us, unsigned int Width, unsigned int Height)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[121], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(121)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D16) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D16, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D16)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D16))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, us, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)
+CUresult cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[122], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(122)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D16Async) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D16Async, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D16Async)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D16Async))cm_fn)(dstDevice, dstPitch, us, Width, Height, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, us, Width, Height, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)
+CUresult cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[123], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(123)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D16Async_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D16Async_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D16Async_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D16Async_ptsz))cm_fn)(dstDevice, dstPitch, us, Width, Height, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, us, Width, Height, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)
+CUresult cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[124], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(124)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D16_v2) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D16_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D16_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D16_v2))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, us, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)
+CUresult cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width, size_t Height)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[125], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(125)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D16_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D16_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D16_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D16_v2_ptds))cm_fn)(dstDevice, dstPitch, us, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, us, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned int ui, unsigned int Width, unsigned int Height)
+CUresult cuMemsetD2D32(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned int ui, unsigned int Width, unsigned int Height)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[126], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(126)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D32) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D32, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D32)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D32))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, ui, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)
+CUresult cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[127], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(127)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D32Async) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D32Async, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D32Async)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D32Async))cm_fn)(dstDevice, dstPitch, ui, Width, Height, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, ui, Width, Height, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)
+CUresult cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[128], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(128)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D32Async_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D32Async_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D32Async_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D32Async_ptsz))cm_fn)(dstDevice, dstPitch, ui, Width, Height, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, ui, Width, Height, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
+CUresult cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[129], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(129)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D32_v2) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D32_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D32_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D32_v2))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, ui, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
+CUresult cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width, size_t Height)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[130], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(130)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D32_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D32_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D32_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D32_v2_ptds))cm_fn)(dstDevice, dstPitch, ui, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, ui, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned char uc, unsigned int Width, unsigned int Height)
+CUresult cuMemsetD2D8(CUdeviceptr_v1 dstDevice, unsigned int dstPitch, unsigned char uc, unsigned int Width, unsigned int Height)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[131], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(131)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D8) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D8, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D8)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D8))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, uc, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)
+CUresult cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[132], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(132)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D8Async) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D8Async, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D8Async)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D8Async))cm_fn)(dstDevice, dstPitch, uc, Width, Height, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, uc, Width, Height, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)
+CUresult cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[133], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(133)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D8Async_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D8Async_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D8Async_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D8Async_ptsz))cm_fn)(dstDevice, dstPitch, uc, Width, Height, hStream);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, uc, Width, Height, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
+CUresult cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[134], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(134)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D8_v2) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D8_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D8_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D8_v2))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, uc, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
+CUresult cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[135], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(135)) == NULL)
+	__typeof__(cm_real.cuMemsetD2D8_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemsetD2D8_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD2D8_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD2D8_v2_ptds))cm_fn)(dstDevice, dstPitch, uc, Width, Height);
+	CUresult cm_r = cm_fn(dstDevice, dstPitch, uc, Width, Height);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui, unsigned int N)
+CUresult cuMemsetD32(CUdeviceptr_v1 dstDevice, unsigned int ui, unsigned int N)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[136], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(136)) == NULL)
+	__typeof__(cm_real.cuMemsetD32) cm_fn = __atomic_load_n(&cm_real.cuMemsetD32, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD32)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD32))cm_fn)(dstDevice, ui, N);
+	CUresult cm_r = cm_fn(dstDevice, ui, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
+CUresult cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[137], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(137)) == NULL)
+	__typeof__(cm_real.cuMemsetD32Async) cm_fn = __atomic_load_n(&cm_real.cuMemsetD32Async, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD32Async)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD32Async))cm_fn)(dstDevice, ui, N, hStream);
+	CUresult cm_r = cm_fn(dstDevice, ui, N, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
+CUresult cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[138], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(138)) == NULL)
+	__typeof__(cm_real.cuMemsetD32Async_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemsetD32Async_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD32Async_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD32Async_ptsz))cm_fn)(dstDevice, ui, N, hStream);
+	CUresult cm_r = cm_fn(dstDevice, ui, N, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N)
+CUresult cuMemsetD32_v2(CUdeviceptr dstDevice, unsigned int ui, size_t N)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[139], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(139)) == NULL)
+	__typeof__(cm_real.cuMemsetD32_v2) cm_fn = __atomic_load_n(&cm_real.cuMemsetD32_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD32_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD32_v2))cm_fn)(dstDevice, ui, N);
+	CUresult cm_r = cm_fn(dstDevice, ui, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N)
+CUresult cuMemsetD32_v2_ptds(CUdeviceptr dstDevice, unsigned int ui, size_t N)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[140], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(140)) == NULL)
+	__typeof__(cm_real.cuMemsetD32_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemsetD32_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD32_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD32_v2_ptds))cm_fn)(dstDevice, ui, N);
+	CUresult cm_r = cm_fn(dstDevice, ui, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc, unsigned int N)
+CUresult cuMemsetD8(CUdeviceptr_v1 dstDevice, unsigned char uc, unsigned int N)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[141], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(141)) == NULL)
+	__typeof__(cm_real.cuMemsetD8) cm_fn = __atomic_load_n(&cm_real.cuMemsetD8, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD8)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD8))cm_fn)(dstDevice, uc, N);
+	CUresult cm_r = cm_fn(dstDevice, uc, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
+CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[142], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(142)) == NULL)
+	__typeof__(cm_real.cuMemsetD8Async) cm_fn = __atomic_load_n(&cm_real.cuMemsetD8Async, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD8Async)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD8Async))cm_fn)(dstDevice, uc, N, hStream);
+	CUresult cm_r = cm_fn(dstDevice, uc, N, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
+CUresult cuMemsetD8Async_ptsz(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[143], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(143)) == NULL)
+	__typeof__(cm_real.cuMemsetD8Async_ptsz) cm_fn = __atomic_load_n(&cm_real.cuMemsetD8Async_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD8Async_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD8Async_ptsz))cm_fn)(dstDevice, uc, N, hStream);
+	CUresult cm_r = cm_fn(dstDevice, uc, N, hStream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)
+CUresult cuMemsetD8_v2(CUdeviceptr dstDevice, unsigned char uc, size_t N)
 {
 	cm_lib_submit(NULL, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[144], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(144)) == NULL)
+	__typeof__(cm_real.cuMemsetD8_v2) cm_fn = __atomic_load_n(&cm_real.cuMemsetD8_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD8_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD8_v2))cm_fn)(dstDevice, uc, N);
+	CUresult cm_r = cm_fn(dstDevice, uc, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N)
+CUresult cuMemsetD8_v2_ptds(CUdeviceptr dstDevice, unsigned char uc, size_t N)
 {
 	cm_lib_submit(NULL, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[145], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(145)) == NULL)
+	__typeof__(cm_real.cuMemsetD8_v2_ptds) cm_fn = __atomic_load_n(&cm_real.cuMemsetD8_v2_ptds, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuMemsetD8_v2_ptds)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuMemsetD8_v2_ptds))cm_fn)(dstDevice, uc, N);
+	CUresult cm_r = cm_fn(dstDevice, uc, N);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
+CUresult cuSignalExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[146], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(146)) == NULL)
+	__typeof__(cm_real.cuSignalExternalSemaphoresAsync) cm_fn = __atomic_load_n(&cm_real.cuSignalExternalSemaphoresAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuSignalExternalSemaphoresAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuSignalExternalSemaphoresAsync))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = cm_fn(extSemArray, paramsArray, numExtSems, stream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
+CUresult cuSignalExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[147], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(147)) == NULL)
+	__typeof__(cm_real.cuSignalExternalSemaphoresAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuSignalExternalSemaphoresAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuSignalExternalSemaphoresAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuSignalExternalSemaphoresAsync_ptsz))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = cm_fn(extSemArray, paramsArray, numExtSems, stream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
+CUresult cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[148], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(148)) == NULL)
+	__typeof__(cm_real.cuStreamAddCallback) cm_fn = __atomic_load_n(&cm_real.cuStreamAddCallback, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamAddCallback)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamAddCallback))cm_fn)(hStream, callback, userData, flags);
+	CUresult cm_r = cm_fn(hStream, callback, userData, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
+CUresult cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[149], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(149)) == NULL)
+	__typeof__(cm_real.cuStreamAddCallback_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamAddCallback_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamAddCallback_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamAddCallback_ptsz))cm_fn)(hStream, callback, userData, flags);
+	CUresult cm_r = cm_fn(hStream, callback, userData, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
+CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[150], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(150)) == NULL)
+	__typeof__(cm_real.cuStreamAttachMemAsync) cm_fn = __atomic_load_n(&cm_real.cuStreamAttachMemAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamAttachMemAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamAttachMemAsync))cm_fn)(hStream, dptr, length, flags);
+	CUresult cm_r = cm_fn(hStream, dptr, length, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
+CUresult cuStreamAttachMemAsync_ptsz(CUstream hStream, CUdeviceptr dptr, size_t length, unsigned int flags)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[151], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(151)) == NULL)
+	__typeof__(cm_real.cuStreamAttachMemAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamAttachMemAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamAttachMemAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamAttachMemAsync_ptsz))cm_fn)(hStream, dptr, length, flags);
+	CUresult cm_r = cm_fn(hStream, dptr, length, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
+CUresult cuStreamBatchMemOp(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[152], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(152)) == NULL)
+	__typeof__(cm_real.cuStreamBatchMemOp) cm_fn = __atomic_load_n(&cm_real.cuStreamBatchMemOp, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamBatchMemOp)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = cm_fn(stream, count, paramArray, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
+CUresult cuStreamBatchMemOp_ptsz(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[153], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(153)) == NULL)
+	__typeof__(cm_real.cuStreamBatchMemOp_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamBatchMemOp_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamBatchMemOp_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp_ptsz))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = cm_fn(stream, count, paramArray, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
+CUresult cuStreamBatchMemOp_v2(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[154], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(154)) == NULL)
+	__typeof__(cm_real.cuStreamBatchMemOp_v2) cm_fn = __atomic_load_n(&cm_real.cuStreamBatchMemOp_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamBatchMemOp_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp_v2))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = cm_fn(stream, count, paramArray, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
+CUresult cuStreamBatchMemOp_v2_ptsz(CUstream stream, unsigned int count, CUstreamBatchMemOpParams *paramArray, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[155], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(155)) == NULL)
+	__typeof__(cm_real.cuStreamBatchMemOp_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamBatchMemOp_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamBatchMemOp_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamBatchMemOp_v2_ptsz))cm_fn)(stream, count, paramArray, flags);
+	CUresult cm_r = cm_fn(stream, count, paramArray, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
+CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
 {
 	cm_lib_submit(hStream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[156], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(156)) == NULL)
+	__typeof__(cm_real.cuStreamWaitEvent) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitEvent, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitEvent)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitEvent))cm_fn)(hStream, hEvent, Flags);
+	CUresult cm_r = cm_fn(hStream, hEvent, Flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags)
+CUresult cuStreamWaitEvent_ptsz(CUstream hStream, CUevent hEvent, unsigned int Flags)
 {
 	cm_lib_submit(hStream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[157], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(157)) == NULL)
+	__typeof__(cm_real.cuStreamWaitEvent_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitEvent_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitEvent_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitEvent_ptsz))cm_fn)(hStream, hEvent, Flags);
+	CUresult cm_r = cm_fn(hStream, hEvent, Flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWaitValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[158], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(158)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue32) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue32, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue32)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWaitValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[159], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(159)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue32_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue32_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue32_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWaitValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[160], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(160)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue32_v2) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue32_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue32_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWaitValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[161], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(161)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue32_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue32_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue32_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue32_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWaitValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[162], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(162)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue64) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue64, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue64)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWaitValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[163], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(163)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue64_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue64_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue64_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWaitValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[164], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(164)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue64_v2) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue64_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue64_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWaitValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[165], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(165)) == NULL)
+	__typeof__(cm_real.cuStreamWaitValue64_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWaitValue64_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWaitValue64_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWaitValue64_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWriteValue32(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[166], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(166)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue32) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue32, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue32)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWriteValue32_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[167], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(167)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue32_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue32_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue32_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWriteValue32_v2(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[168], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(168)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue32_v2) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue32_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue32_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
+CUresult cuStreamWriteValue32_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint32_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[169], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(169)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue32_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue32_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue32_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue32_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWriteValue64(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[170], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(170)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue64) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue64, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue64)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWriteValue64_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[171], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(171)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue64_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue64_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue64_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWriteValue64_v2(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[172], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(172)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue64_v2) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue64_v2, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue64_v2)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64_v2))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
+CUresult cuStreamWriteValue64_v2_ptsz(CUstream stream, CUdeviceptr addr, cuuint64_t value, unsigned int flags)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[173], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(173)) == NULL)
+	__typeof__(cm_real.cuStreamWriteValue64_v2_ptsz) cm_fn = __atomic_load_n(&cm_real.cuStreamWriteValue64_v2_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuStreamWriteValue64_v2_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuStreamWriteValue64_v2_ptsz))cm_fn)(stream, addr, value, flags);
+	CUresult cm_r = cm_fn(stream, addr, value, flags);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
+CUresult cuWaitExternalSemaphoresAsync(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
 {
 	cm_lib_submit(stream, false);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[174], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(174)) == NULL)
+	__typeof__(cm_real.cuWaitExternalSemaphoresAsync) cm_fn = __atomic_load_n(&cm_real.cuWaitExternalSemaphoresAsync, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuWaitExternalSemaphoresAsync)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuWaitExternalSemaphoresAsync))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = cm_fn(extSemArray, paramsArray, numExtSems, stream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
-CM_EXPORT CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
+CUresult cuWaitExternalSemaphoresAsync_ptsz(const CUexternalSemaphore *extSemArray, const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray, unsigned int numExtSems, CUstream stream)
 {
 	cm_lib_submit(stream, true);
-	void *cm_fn = __atomic_load_n(&cm_submit_real[175], __ATOMIC_RELAXED);
-	if (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(175)) == NULL)
+	__typeof__(cm_real.cuWaitExternalSemaphoresAsync_ptsz) cm_fn = __atomic_load_n(&cm_real.cuWaitExternalSemaphoresAsync_ptsz, __ATOMIC_RELAXED);
+	if (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.cuWaitExternalSemaphoresAsync_ptsz)))
 		return CUDA_ERROR_NOT_FOUND;
-	CUresult cm_r = ((__typeof__(&cuWaitExternalSemaphoresAsync_ptsz))cm_fn)(extSemArray, paramsArray, numExtSems, stream);
+	CUresult cm_r = cm_fn(extSemArray, paramsArray, numExtSems, stream);
 	cm_lib_submitted();
 	return cm_r;
 }
 
 const cm_hook_entry cm_submit_table[CM_SUBMIT_COUNT] = {
-	{ .symbol = "cuEventRecord", .lookup = "cuEventRecord", .ptsz = false, .hook = (void *)cuEventRecord, .real = &cm_submit_real[0] },
-	{ .symbol = "cuEventRecordWithFlags", .lookup = "cuEventRecordWithFlags", .ptsz = false, .hook = (void *)cuEventRecordWithFlags, .real = &cm_submit_real[1] },
-	{ .symbol = "cuEventRecordWithFlags_ptsz", .lookup = "cuEventRecordWithFlags", .ptsz = true, .hook = (void *)cuEventRecordWithFlags_ptsz, .real = &cm_submit_real[2] },
-	{ .symbol = "cuEventRecord_ptsz", .lookup = "cuEventRecord", .ptsz = true, .hook = (void *)cuEventRecord_ptsz, .real = &cm_submit_real[3] },
-	{ .symbol = "cuGraphInstantiateWithParams", .lookup = "cuGraphInstantiateWithParams", .ptsz = false, .hook = (void *)cuGraphInstantiateWithParams, .real = &cm_submit_real[4] },
-	{ .symbol = "cuGraphInstantiateWithParams_ptsz", .lookup = "cuGraphInstantiateWithParams", .ptsz = true, .hook = (void *)cuGraphInstantiateWithParams_ptsz, .real = &cm_submit_real[5] },
-	{ .symbol = "cuGraphLaunch", .lookup = "cuGraphLaunch", .ptsz = false, .hook = (void *)cuGraphLaunch, .real = &cm_submit_real[6] },
-	{ .symbol = "cuGraphLaunch_ptsz", .lookup = "cuGraphLaunch", .ptsz = true, .hook = (void *)cuGraphLaunch_ptsz, .real = &cm_submit_real[7] },
-	{ .symbol = "cuGraphUpload", .lookup = "cuGraphUpload", .ptsz = false, .hook = (void *)cuGraphUpload, .real = &cm_submit_real[8] },
-	{ .symbol = "cuGraphUpload_ptsz", .lookup = "cuGraphUpload", .ptsz = true, .hook = (void *)cuGraphUpload_ptsz, .real = &cm_submit_real[9] },
-	{ .symbol = "cuGraphicsMapResources", .lookup = "cuGraphicsMapResources", .ptsz = false, .hook = (void *)cuGraphicsMapResources, .real = &cm_submit_real[10] },
-	{ .symbol = "cuGraphicsMapResources_ptsz", .lookup = "cuGraphicsMapResources", .ptsz = true, .hook = (void *)cuGraphicsMapResources_ptsz, .real = &cm_submit_real[11] },
-	{ .symbol = "cuGraphicsUnmapResources", .lookup = "cuGraphicsUnmapResources", .ptsz = false, .hook = (void *)cuGraphicsUnmapResources, .real = &cm_submit_real[12] },
-	{ .symbol = "cuGraphicsUnmapResources_ptsz", .lookup = "cuGraphicsUnmapResources", .ptsz = true, .hook = (void *)cuGraphicsUnmapResources_ptsz, .real = &cm_submit_real[13] },
-	{ .symbol = "cuLaunch", .lookup = "cuLaunch", .ptsz = false, .hook = (void *)cuLaunch, .real = &cm_submit_real[14] },
-	{ .symbol = "cuLaunchCooperativeKernel", .lookup = "cuLaunchCooperativeKernel", .ptsz = false, .hook = (void *)cuLaunchCooperativeKernel, .real = &cm_submit_real[15] },
-	{ .symbol = "cuLaunchCooperativeKernelMultiDevice", .lookup = "cuLaunchCooperativeKernelMultiDevice", .ptsz = false, .hook = (void *)cuLaunchCooperativeKernelMultiDevice, .real = &cm_submit_real[16] },
-	{ .symbol = "cuLaunchCooperativeKernel_ptsz", .lookup = "cuLaunchCooperativeKernel", .ptsz = true, .hook = (void *)cuLaunchCooperativeKernel_ptsz, .real = &cm_submit_real[17] },
-	{ .symbol = "cuLaunchGrid", .lookup = "cuLaunchGrid", .ptsz = false, .hook = (void *)cuLaunchGrid, .real = &cm_submit_real[18] },
-	{ .symbol = "cuLaunchGridAsync", .lookup = "cuLaunchGridAsync", .ptsz = false, .hook = (void *)cuLaunchGridAsync, .real = &cm_submit_real[19] },
-	{ .symbol = "cuLaunchHostFunc", .lookup = "cuLaunchHostFunc", .ptsz = false, .hook = (void *)cuLaunchHostFunc, .real = &cm_submit_real[20] },
-	{ .symbol = "cuLaunchHostFunc_ptsz", .lookup = "cuLaunchHostFunc", .ptsz = true, .hook = (void *)cuLaunchHostFunc_ptsz, .real = &cm_submit_real[21] },
-	{ .symbol = "cuLaunchKernel", .lookup = "cuLaunchKernel", .ptsz = false, .hook = (void *)cuLaunchKernel, .real = &cm_submit_real[22] },
-	{ .symbol = "cuLaunchKernelEx", .lookup = "cuLaunchKernelEx", .ptsz = false, .hook = (void *)cuLaunchKernelEx, .real = &cm_submit_real[23] },
-	{ .symbol = "cuLaunchKernelEx_ptsz", .lookup = "cuLaunchKernelEx", .ptsz = true, .hook = (void *)cuLaunchKernelEx_ptsz, .real = &cm_submit_real[24] },
-	{ .symbol = "cuLaunchKernel_ptsz", .lookup = "cuLaunchKernel", .ptsz = true, .hook = (void *)cuLaunchKernel_ptsz, .real = &cm_submit_real[25] },
-	{ .symbol = "cuMemAllocFromPoolAsync", .lookup = "cuMemAllocFromPoolAsync", .ptsz = false, .hook = (void *)cuMemAllocFromPoolAsync, .real = &cm_submit_real[26] },
-	{ .symbol = "cuMemAllocFromPoolAsync_ptsz", .lookup = "cuMemAllocFromPoolAsync", .ptsz = true, .hook = (void *)cuMemAllocFromPoolAsync_ptsz, .real = &cm_submit_real[27] },
-	{ .symbol = "cuMemBatchDecompressAsync", .lookup = "cuMemBatchDecompressAsync", .ptsz = false, .hook = (void *)cuMemBatchDecompressAsync, .real = &cm_submit_real[28] },
-	{ .symbol = "cuMemBatchDecompressAsync_ptsz", .lookup = "cuMemBatchDecompressAsync", .ptsz = true, .hook = (void *)cuMemBatchDecompressAsync_ptsz, .real = &cm_submit_real[29] },
-	{ .symbol = "cuMemDiscardAndPrefetchBatchAsync", .lookup = "cuMemDiscardAndPrefetchBatchAsync", .ptsz = false, .hook = (void *)cuMemDiscardAndPrefetchBatchAsync, .real = &cm_submit_real[30] },
-	{ .symbol = "cuMemDiscardAndPrefetchBatchAsync_ptsz", .lookup = "cuMemDiscardAndPrefetchBatchAsync", .ptsz = true, .hook = (void *)cuMemDiscardAndPrefetchBatchAsync_ptsz, .real = &cm_submit_real[31] },
-	{ .symbol = "cuMemDiscardBatchAsync", .lookup = "cuMemDiscardBatchAsync", .ptsz = false, .hook = (void *)cuMemDiscardBatchAsync, .real = &cm_submit_real[32] },
-	{ .symbol = "cuMemDiscardBatchAsync_ptsz", .lookup = "cuMemDiscardBatchAsync", .ptsz = true, .hook = (void *)cuMemDiscardBatchAsync_ptsz, .real = &cm_submit_real[33] },
-	{ .symbol = "cuMemMapArrayAsync", .lookup = "cuMemMapArrayAsync", .ptsz = false, .hook = (void *)cuMemMapArrayAsync, .real = &cm_submit_real[34] },
-	{ .symbol = "cuMemMapArrayAsync_ptsz", .lookup = "cuMemMapArrayAsync", .ptsz = true, .hook = (void *)cuMemMapArrayAsync_ptsz, .real = &cm_submit_real[35] },
-	{ .symbol = "cuMemPrefetchAsync", .lookup = "cuMemPrefetchAsync", .ptsz = false, .hook = (void *)cuMemPrefetchAsync, .real = &cm_submit_real[36] },
-	{ .symbol = "cuMemPrefetchAsync_ptsz", .lookup = "cuMemPrefetchAsync", .ptsz = true, .hook = (void *)cuMemPrefetchAsync_ptsz, .real = &cm_submit_real[37] },
-	{ .symbol = "cuMemPrefetchAsync_v2", .lookup = "cuMemPrefetchAsync", .ptsz = false, .hook = (void *)cuMemPrefetchAsync_v2, .real = &cm_submit_real[38] },
-	{ .symbol = "cuMemPrefetchAsync_v2_ptsz", .lookup = "cuMemPrefetchAsync", .ptsz = true, .hook = (void *)cuMemPrefetchAsync_v2_ptsz, .real = &cm_submit_real[39] },
-	{ .symbol = "cuMemPrefetchBatchAsync", .lookup = "cuMemPrefetchBatchAsync", .ptsz = false, .hook = (void *)cuMemPrefetchBatchAsync, .real = &cm_submit_real[40] },
-	{ .symbol = "cuMemPrefetchBatchAsync_ptsz", .lookup = "cuMemPrefetchBatchAsync", .ptsz = true, .hook = (void *)cuMemPrefetchBatchAsync_ptsz, .real = &cm_submit_real[41] },
-	{ .symbol = "cuMemcpy", .lookup = "cuMemcpy", .ptsz = false, .hook = (void *)cuMemcpy, .real = &cm_submit_real[42] },
-	{ .symbol = "cuMemcpy2D", .lookup = "cuMemcpy2D", .ptsz = false, .hook = (void *)cuMemcpy2D, .real = &cm_submit_real[43] },
-	{ .symbol = "cuMemcpy2DAsync", .lookup = "cuMemcpy2DAsync", .ptsz = false, .hook = (void *)cuMemcpy2DAsync, .real = &cm_submit_real[44] },
-	{ .symbol = "cuMemcpy2DAsync_v2", .lookup = "cuMemcpy2DAsync", .ptsz = false, .hook = (void *)cuMemcpy2DAsync_v2, .real = &cm_submit_real[45] },
-	{ .symbol = "cuMemcpy2DAsync_v2_ptsz", .lookup = "cuMemcpy2DAsync", .ptsz = true, .hook = (void *)cuMemcpy2DAsync_v2_ptsz, .real = &cm_submit_real[46] },
-	{ .symbol = "cuMemcpy2DUnaligned", .lookup = "cuMemcpy2DUnaligned", .ptsz = false, .hook = (void *)cuMemcpy2DUnaligned, .real = &cm_submit_real[47] },
-	{ .symbol = "cuMemcpy2DUnaligned_v2", .lookup = "cuMemcpy2DUnaligned", .ptsz = false, .hook = (void *)cuMemcpy2DUnaligned_v2, .real = &cm_submit_real[48] },
-	{ .symbol = "cuMemcpy2DUnaligned_v2_ptds", .lookup = "cuMemcpy2DUnaligned", .ptsz = true, .hook = (void *)cuMemcpy2DUnaligned_v2_ptds, .real = &cm_submit_real[49] },
-	{ .symbol = "cuMemcpy2D_v2", .lookup = "cuMemcpy2D", .ptsz = false, .hook = (void *)cuMemcpy2D_v2, .real = &cm_submit_real[50] },
-	{ .symbol = "cuMemcpy2D_v2_ptds", .lookup = "cuMemcpy2D", .ptsz = true, .hook = (void *)cuMemcpy2D_v2_ptds, .real = &cm_submit_real[51] },
-	{ .symbol = "cuMemcpy3D", .lookup = "cuMemcpy3D", .ptsz = false, .hook = (void *)cuMemcpy3D, .real = &cm_submit_real[52] },
-	{ .symbol = "cuMemcpy3DAsync", .lookup = "cuMemcpy3DAsync", .ptsz = false, .hook = (void *)cuMemcpy3DAsync, .real = &cm_submit_real[53] },
-	{ .symbol = "cuMemcpy3DAsync_v2", .lookup = "cuMemcpy3DAsync", .ptsz = false, .hook = (void *)cuMemcpy3DAsync_v2, .real = &cm_submit_real[54] },
-	{ .symbol = "cuMemcpy3DAsync_v2_ptsz", .lookup = "cuMemcpy3DAsync", .ptsz = true, .hook = (void *)cuMemcpy3DAsync_v2_ptsz, .real = &cm_submit_real[55] },
-	{ .symbol = "cuMemcpy3DBatchAsync", .lookup = "cuMemcpy3DBatchAsync", .ptsz = false, .hook = (void *)cuMemcpy3DBatchAsync, .real = &cm_submit_real[56] },
-	{ .symbol = "cuMemcpy3DBatchAsync_ptsz", .lookup = "cuMemcpy3DBatchAsync", .ptsz = true, .hook = (void *)cuMemcpy3DBatchAsync_ptsz, .real = &cm_submit_real[57] },
-	{ .symbol = "cuMemcpy3DBatchAsync_v2", .lookup = "cuMemcpy3DBatchAsync", .ptsz = false, .hook = (void *)cuMemcpy3DBatchAsync_v2, .real = &cm_submit_real[58] },
-	{ .symbol = "cuMemcpy3DBatchAsync_v2_ptsz", .lookup = "cuMemcpy3DBatchAsync", .ptsz = true, .hook = (void *)cuMemcpy3DBatchAsync_v2_ptsz, .real = &cm_submit_real[59] },
-	{ .symbol = "cuMemcpy3DPeer", .lookup = "cuMemcpy3DPeer", .ptsz = false, .hook = (void *)cuMemcpy3DPeer, .real = &cm_submit_real[60] },
-	{ .symbol = "cuMemcpy3DPeerAsync", .lookup = "cuMemcpy3DPeerAsync", .ptsz = false, .hook = (void *)cuMemcpy3DPeerAsync, .real = &cm_submit_real[61] },
-	{ .symbol = "cuMemcpy3DPeerAsync_ptsz", .lookup = "cuMemcpy3DPeerAsync", .ptsz = true, .hook = (void *)cuMemcpy3DPeerAsync_ptsz, .real = &cm_submit_real[62] },
-	{ .symbol = "cuMemcpy3DPeer_ptds", .lookup = "cuMemcpy3DPeer", .ptsz = true, .hook = (void *)cuMemcpy3DPeer_ptds, .real = &cm_submit_real[63] },
-	{ .symbol = "cuMemcpy3D_v2", .lookup = "cuMemcpy3D", .ptsz = false, .hook = (void *)cuMemcpy3D_v2, .real = &cm_submit_real[64] },
-	{ .symbol = "cuMemcpy3D_v2_ptds", .lookup = "cuMemcpy3D", .ptsz = true, .hook = (void *)cuMemcpy3D_v2_ptds, .real = &cm_submit_real[65] },
-	{ .symbol = "cuMemcpyAsync", .lookup = "cuMemcpyAsync", .ptsz = false, .hook = (void *)cuMemcpyAsync, .real = &cm_submit_real[66] },
-	{ .symbol = "cuMemcpyAsync_ptsz", .lookup = "cuMemcpyAsync", .ptsz = true, .hook = (void *)cuMemcpyAsync_ptsz, .real = &cm_submit_real[67] },
-	{ .symbol = "cuMemcpyAtoA", .lookup = "cuMemcpyAtoA", .ptsz = false, .hook = (void *)cuMemcpyAtoA, .real = &cm_submit_real[68] },
-	{ .symbol = "cuMemcpyAtoA_v2", .lookup = "cuMemcpyAtoA", .ptsz = false, .hook = (void *)cuMemcpyAtoA_v2, .real = &cm_submit_real[69] },
-	{ .symbol = "cuMemcpyAtoA_v2_ptds", .lookup = "cuMemcpyAtoA", .ptsz = true, .hook = (void *)cuMemcpyAtoA_v2_ptds, .real = &cm_submit_real[70] },
-	{ .symbol = "cuMemcpyAtoD", .lookup = "cuMemcpyAtoD", .ptsz = false, .hook = (void *)cuMemcpyAtoD, .real = &cm_submit_real[71] },
-	{ .symbol = "cuMemcpyAtoD_v2", .lookup = "cuMemcpyAtoD", .ptsz = false, .hook = (void *)cuMemcpyAtoD_v2, .real = &cm_submit_real[72] },
-	{ .symbol = "cuMemcpyAtoD_v2_ptds", .lookup = "cuMemcpyAtoD", .ptsz = true, .hook = (void *)cuMemcpyAtoD_v2_ptds, .real = &cm_submit_real[73] },
-	{ .symbol = "cuMemcpyAtoH", .lookup = "cuMemcpyAtoH", .ptsz = false, .hook = (void *)cuMemcpyAtoH, .real = &cm_submit_real[74] },
-	{ .symbol = "cuMemcpyAtoHAsync", .lookup = "cuMemcpyAtoHAsync", .ptsz = false, .hook = (void *)cuMemcpyAtoHAsync, .real = &cm_submit_real[75] },
-	{ .symbol = "cuMemcpyAtoHAsync_v2", .lookup = "cuMemcpyAtoHAsync", .ptsz = false, .hook = (void *)cuMemcpyAtoHAsync_v2, .real = &cm_submit_real[76] },
-	{ .symbol = "cuMemcpyAtoHAsync_v2_ptsz", .lookup = "cuMemcpyAtoHAsync", .ptsz = true, .hook = (void *)cuMemcpyAtoHAsync_v2_ptsz, .real = &cm_submit_real[77] },
-	{ .symbol = "cuMemcpyAtoH_v2", .lookup = "cuMemcpyAtoH", .ptsz = false, .hook = (void *)cuMemcpyAtoH_v2, .real = &cm_submit_real[78] },
-	{ .symbol = "cuMemcpyAtoH_v2_ptds", .lookup = "cuMemcpyAtoH", .ptsz = true, .hook = (void *)cuMemcpyAtoH_v2_ptds, .real = &cm_submit_real[79] },
-	{ .symbol = "cuMemcpyBatchAsync", .lookup = "cuMemcpyBatchAsync", .ptsz = false, .hook = (void *)cuMemcpyBatchAsync, .real = &cm_submit_real[80] },
-	{ .symbol = "cuMemcpyBatchAsync_ptsz", .lookup = "cuMemcpyBatchAsync", .ptsz = true, .hook = (void *)cuMemcpyBatchAsync_ptsz, .real = &cm_submit_real[81] },
-	{ .symbol = "cuMemcpyBatchAsync_v2", .lookup = "cuMemcpyBatchAsync", .ptsz = false, .hook = (void *)cuMemcpyBatchAsync_v2, .real = &cm_submit_real[82] },
-	{ .symbol = "cuMemcpyBatchAsync_v2_ptsz", .lookup = "cuMemcpyBatchAsync", .ptsz = true, .hook = (void *)cuMemcpyBatchAsync_v2_ptsz, .real = &cm_submit_real[83] },
-	{ .symbol = "cuMemcpyDtoA", .lookup = "cuMemcpyDtoA", .ptsz = false, .hook = (void *)cuMemcpyDtoA, .real = &cm_submit_real[84] },
-	{ .symbol = "cuMemcpyDtoA_v2", .lookup = "cuMemcpyDtoA", .ptsz = false, .hook = (void *)cuMemcpyDtoA_v2, .real = &cm_submit_real[85] },
-	{ .symbol = "cuMemcpyDtoA_v2_ptds", .lookup = "cuMemcpyDtoA", .ptsz = true, .hook = (void *)cuMemcpyDtoA_v2_ptds, .real = &cm_submit_real[86] },
-	{ .symbol = "cuMemcpyDtoD", .lookup = "cuMemcpyDtoD", .ptsz = false, .hook = (void *)cuMemcpyDtoD, .real = &cm_submit_real[87] },
-	{ .symbol = "cuMemcpyDtoDAsync", .lookup = "cuMemcpyDtoDAsync", .ptsz = false, .hook = (void *)cuMemcpyDtoDAsync, .real = &cm_submit_real[88] },
-	{ .symbol = "cuMemcpyDtoDAsync_v2", .lookup = "cuMemcpyDtoDAsync", .ptsz = false, .hook = (void *)cuMemcpyDtoDAsync_v2, .real = &cm_submit_real[89] },
-	{ .symbol = "cuMemcpyDtoDAsync_v2_ptsz", .lookup = "cuMemcpyDtoDAsync", .ptsz = true, .hook = (void *)cuMemcpyDtoDAsync_v2_ptsz, .real = &cm_submit_real[90] },
-	{ .symbol = "cuMemcpyDtoD_v2", .lookup = "cuMemcpyDtoD", .ptsz = false, .hook = (void *)cuMemcpyDtoD_v2, .real = &cm_submit_real[91] },
-	{ .symbol = "cuMemcpyDtoD_v2_ptds", .lookup = "cuMemcpyDtoD", .ptsz = true, .hook = (void *)cuMemcpyDtoD_v2_ptds, .real = &cm_submit_real[92] },
-	{ .symbol = "cuMemcpyDtoH", .lookup = "cuMemcpyDtoH", .ptsz = false, .hook = (void *)cuMemcpyDtoH, .real = &cm_submit_real[93] },
-	{ .symbol = "cuMemcpyDtoHAsync", .lookup = "cuMemcpyDtoHAsync", .ptsz = false, .hook = (void *)cuMemcpyDtoHAsync, .real = &cm_submit_real[94] },
-	{ .symbol = "cuMemcpyDtoHAsync_v2", .lookup = "cuMemcpyDtoHAsync", .ptsz = false, .hook = (void *)cuMemcpyDtoHAsync_v2, .real = &cm_submit_real[95] },
-	{ .symbol = "cuMemcpyDtoHAsync_v2_ptsz", .lookup = "cuMemcpyDtoHAsync", .ptsz = true, .hook = (void *)cuMemcpyDtoHAsync_v2_ptsz, .real = &cm_submit_real[96] },
-	{ .symbol = "cuMemcpyDtoH_v2", .lookup = "cuMemcpyDtoH", .ptsz = false, .hook = (void *)cuMemcpyDtoH_v2, .real = &cm_submit_real[97] },
-	{ .symbol = "cuMemcpyDtoH_v2_ptds", .lookup = "cuMemcpyDtoH", .ptsz = true, .hook = (void *)cuMemcpyDtoH_v2_ptds, .real = &cm_submit_real[98] },
-	{ .symbol = "cuMemcpyHtoA", .lookup = "cuMemcpyHtoA", .ptsz = false, .hook = (void *)cuMemcpyHtoA, .real = &cm_submit_real[99] },
-	{ .symbol = "cuMemcpyHtoAAsync", .lookup = "cuMemcpyHtoAAsync", .ptsz = false, .hook = (void *)cuMemcpyHtoAAsync, .real = &cm_submit_real[100] },
-	{ .symbol = "cuMemcpyHtoAAsync_v2", .lookup = "cuMemcpyHtoAAsync", .ptsz = false, .hook = (void *)cuMemcpyHtoAAsync_v2, .real = &cm_submit_real[101] },
-	{ .symbol = "cuMemcpyHtoAAsync_v2_ptsz", .lookup = "cuMemcpyHtoAAsync", .ptsz = true, .hook = (void *)cuMemcpyHtoAAsync_v2_ptsz, .real = &cm_submit_real[102] },
-	{ .symbol = "cuMemcpyHtoA_v2", .lookup = "cuMemcpyHtoA", .ptsz = false, .hook = (void *)cuMemcpyHtoA_v2, .real = &cm_submit_real[103] },
-	{ .symbol = "cuMemcpyHtoA_v2_ptds", .lookup = "cuMemcpyHtoA", .ptsz = true, .hook = (void *)cuMemcpyHtoA_v2_ptds, .real = &cm_submit_real[104] },
-	{ .symbol = "cuMemcpyHtoD", .lookup = "cuMemcpyHtoD", .ptsz = false, .hook = (void *)cuMemcpyHtoD, .real = &cm_submit_real[105] },
-	{ .symbol = "cuMemcpyHtoDAsync", .lookup = "cuMemcpyHtoDAsync", .ptsz = false, .hook = (void *)cuMemcpyHtoDAsync, .real = &cm_submit_real[106] },
-	{ .symbol = "cuMemcpyHtoDAsync_v2", .lookup = "cuMemcpyHtoDAsync", .ptsz = false, .hook = (void *)cuMemcpyHtoDAsync_v2, .real = &cm_submit_real[107] },
-	{ .symbol = "cuMemcpyHtoDAsync_v2_ptsz", .lookup = "cuMemcpyHtoDAsync", .ptsz = true, .hook = (void *)cuMemcpyHtoDAsync_v2_ptsz, .real = &cm_submit_real[108] },
-	{ .symbol = "cuMemcpyHtoD_v2", .lookup = "cuMemcpyHtoD", .ptsz = false, .hook = (void *)cuMemcpyHtoD_v2, .real = &cm_submit_real[109] },
-	{ .symbol = "cuMemcpyHtoD_v2_ptds", .lookup = "cuMemcpyHtoD", .ptsz = true, .hook = (void *)cuMemcpyHtoD_v2_ptds, .real = &cm_submit_real[110] },
-	{ .symbol = "cuMemcpyPeer", .lookup = "cuMemcpyPeer", .ptsz = false, .hook = (void *)cuMemcpyPeer, .real = &cm_submit_real[111] },
-	{ .symbol = "cuMemcpyPeerAsync", .lookup = "cuMemcpyPeerAsync", .ptsz = false, .hook = (void *)cuMemcpyPeerAsync, .real = &cm_submit_real[112] },
-	{ .symbol = "cuMemcpyPeerAsync_ptsz", .lookup = "cuMemcpyPeerAsync", .ptsz = true, .hook = (void *)cuMemcpyPeerAsync_ptsz, .real = &cm_submit_real[113] },
-	{ .symbol = "cuMemcpyPeer_ptds", .lookup = "cuMemcpyPeer", .ptsz = true, .hook = (void *)cuMemcpyPeer_ptds, .real = &cm_submit_real[114] },
-	{ .symbol = "cuMemcpy_ptds", .lookup = "cuMemcpy", .ptsz = true, .hook = (void *)cuMemcpy_ptds, .real = &cm_submit_real[115] },
-	{ .symbol = "cuMemsetD16", .lookup = "cuMemsetD16", .ptsz = false, .hook = (void *)cuMemsetD16, .real = &cm_submit_real[116] },
-	{ .symbol = "cuMemsetD16Async", .lookup = "cuMemsetD16Async", .ptsz = false, .hook = (void *)cuMemsetD16Async, .real = &cm_submit_real[117] },
-	{ .symbol = "cuMemsetD16Async_ptsz", .lookup = "cuMemsetD16Async", .ptsz = true, .hook = (void *)cuMemsetD16Async_ptsz, .real = &cm_submit_real[118] },
-	{ .symbol = "cuMemsetD16_v2", .lookup = "cuMemsetD16", .ptsz = false, .hook = (void *)cuMemsetD16_v2, .real = &cm_submit_real[119] },
-	{ .symbol = "cuMemsetD16_v2_ptds", .lookup = "cuMemsetD16", .ptsz = true, .hook = (void *)cuMemsetD16_v2_ptds, .real = &cm_submit_real[120] },
-	{ .symbol = "cuMemsetD2D16", .lookup = "cuMemsetD2D16", .ptsz = false, .hook = (void *)cuMemsetD2D16, .real = &cm_submit_real[121] },
-	{ .symbol = "cuMemsetD2D16Async", .lookup = "cuMemsetD2D16Async", .ptsz = false, .hook = (void *)cuMemsetD2D16Async, .real = &cm_submit_real[122] },
-	{ .symbol = "cuMemsetD2D16Async_ptsz", .lookup = "cuMemsetD2D16Async", .ptsz = true, .hook = (void *)cuMemsetD2D16Async_ptsz, .real = &cm_submit_real[123] },
-	{ .symbol = "cuMemsetD2D16_v2", .lookup = "cuMemsetD2D16", .ptsz = false, .hook = (void *)cuMemsetD2D16_v2, .real = &cm_submit_real[124] },
-	{ .symbol = "cuMemsetD2D16_v2_ptds", .lookup = "cuMemsetD2D16", .ptsz = true, .hook = (void *)cuMemsetD2D16_v2_ptds, .real = &cm_submit_real[125] },
-	{ .symbol = "cuMemsetD2D32", .lookup = "cuMemsetD2D32", .ptsz = false, .hook = (void *)cuMemsetD2D32, .real = &cm_submit_real[126] },
-	{ .symbol = "cuMemsetD2D32Async", .lookup = "cuMemsetD2D32Async", .ptsz = false, .hook = (void *)cuMemsetD2D32Async, .real = &cm_submit_real[127] },
-	{ .symbol = "cuMemsetD2D32Async_ptsz", .lookup = "cuMemsetD2D32Async", .ptsz = true, .hook = (void *)cuMemsetD2D32Async_ptsz, .real = &cm_submit_real[128] },
-	{ .symbol = "cuMemsetD2D32_v2", .lookup = "cuMemsetD2D32", .ptsz = false, .hook = (void *)cuMemsetD2D32_v2, .real = &cm_submit_real[129] },
-	{ .symbol = "cuMemsetD2D32_v2_ptds", .lookup = "cuMemsetD2D32", .ptsz = true, .hook = (void *)cuMemsetD2D32_v2_ptds, .real = &cm_submit_real[130] },
-	{ .symbol = "cuMemsetD2D8", .lookup = "cuMemsetD2D8", .ptsz = false, .hook = (void *)cuMemsetD2D8, .real = &cm_submit_real[131] },
-	{ .symbol = "cuMemsetD2D8Async", .lookup = "cuMemsetD2D8Async", .ptsz = false, .hook = (void *)cuMemsetD2D8Async, .real = &cm_submit_real[132] },
-	{ .symbol = "cuMemsetD2D8Async_ptsz", .lookup = "cuMemsetD2D8Async", .ptsz = true, .hook = (void *)cuMemsetD2D8Async_ptsz, .real = &cm_submit_real[133] },
-	{ .symbol = "cuMemsetD2D8_v2", .lookup = "cuMemsetD2D8", .ptsz = false, .hook = (void *)cuMemsetD2D8_v2, .real = &cm_submit_real[134] },
-	{ .symbol = "cuMemsetD2D8_v2_ptds", .lookup = "cuMemsetD2D8", .ptsz = true, .hook = (void *)cuMemsetD2D8_v2_ptds, .real = &cm_submit_real[135] },
-	{ .symbol = "cuMemsetD32", .lookup = "cuMemsetD32", .ptsz = false, .hook = (void *)cuMemsetD32, .real = &cm_submit_real[136] },
-	{ .symbol = "cuMemsetD32Async", .lookup = "cuMemsetD32Async", .ptsz = false, .hook = (void *)cuMemsetD32Async, .real = &cm_submit_real[137] },
-	{ .symbol = "cuMemsetD32Async_ptsz", .lookup = "cuMemsetD32Async", .ptsz = true, .hook = (void *)cuMemsetD32Async_ptsz, .real = &cm_submit_real[138] },
-	{ .symbol = "cuMemsetD32_v2", .lookup = "cuMemsetD32", .ptsz = false, .hook = (void *)cuMemsetD32_v2, .real = &cm_submit_real[139] },
-	{ .symbol = "cuMemsetD32_v2_ptds", .lookup = "cuMemsetD32", .ptsz = true, .hook = (void *)cuMemsetD32_v2_ptds, .real = &cm_submit_real[140] },
-	{ .symbol = "cuMemsetD8", .lookup = "cuMemsetD8", .ptsz = false, .hook = (void *)cuMemsetD8, .real = &cm_submit_real[141] },
-	{ .symbol = "cuMemsetD8Async", .lookup = "cuMemsetD8Async", .ptsz = false, .hook = (void *)cuMemsetD8Async, .real = &cm_submit_real[142] },
-	{ .symbol = "cuMemsetD8Async_ptsz", .lookup = "cuMemsetD8Async", .ptsz = true, .hook = (void *)cuMemsetD8Async_ptsz, .real = &cm_submit_real[143] },
-	{ .symbol = "cuMemsetD8_v2", .lookup = "cuMemsetD8", .ptsz = false, .hook = (void *)cuMemsetD8_v2, .real = &cm_submit_real[144] },
-	{ .symbol = "cuMemsetD8_v2_ptds", .lookup = "cuMemsetD8", .ptsz = true, .hook = (void *)cuMemsetD8_v2_ptds, .real = &cm_submit_real[145] },
-	{ .symbol = "cuSignalExternalSemaphoresAsync", .lookup = "cuSignalExternalSemaphoresAsync", .ptsz = false, .hook = (void *)cuSignalExternalSemaphoresAsync, .real = &cm_submit_real[146] },
-	{ .symbol = "cuSignalExternalSemaphoresAsync_ptsz", .lookup = "cuSignalExternalSemaphoresAsync", .ptsz = true, .hook = (void *)cuSignalExternalSemaphoresAsync_ptsz, .real = &cm_submit_real[147] },
-	{ .symbol = "cuStreamAddCallback", .lookup = "cuStreamAddCallback", .ptsz = false, .hook = (void *)cuStreamAddCallback, .real = &cm_submit_real[148] },
-	{ .symbol = "cuStreamAddCallback_ptsz", .lookup = "cuStreamAddCallback", .ptsz = true, .hook = (void *)cuStreamAddCallback_ptsz, .real = &cm_submit_real[149] },
-	{ .symbol = "cuStreamAttachMemAsync", .lookup = "cuStreamAttachMemAsync", .ptsz = false, .hook = (void *)cuStreamAttachMemAsync, .real = &cm_submit_real[150] },
-	{ .symbol = "cuStreamAttachMemAsync_ptsz", .lookup = "cuStreamAttachMemAsync", .ptsz = true, .hook = (void *)cuStreamAttachMemAsync_ptsz, .real = &cm_submit_real[151] },
-	{ .symbol = "cuStreamBatchMemOp", .lookup = "cuStreamBatchMemOp", .ptsz = false, .hook = (void *)cuStreamBatchMemOp, .real = &cm_submit_real[152] },
-	{ .symbol = "cuStreamBatchMemOp_ptsz", .lookup = "cuStreamBatchMemOp", .ptsz = true, .hook = (void *)cuStreamBatchMemOp_ptsz, .real = &cm_submit_real[153] },
-	{ .symbol = "cuStreamBatchMemOp_v2", .lookup = "cuStreamBatchMemOp", .ptsz = false, .hook = (void *)cuStreamBatchMemOp_v2, .real = &cm_submit_real[154] },
-	{ .symbol = "cuStreamBatchMemOp_v2_ptsz", .lookup = "cuStreamBatchMemOp", .ptsz = true, .hook = (void *)cuStreamBatchMemOp_v2_ptsz, .real = &cm_submit_real[155] },
-	{ .symbol = "cuStreamWaitEvent", .lookup = "cuStreamWaitEvent", .ptsz = false, .hook = (void *)cuStreamWaitEvent, .real = &cm_submit_real[156] },
-	{ .symbol = "cuStreamWaitEvent_ptsz", .lookup = "cuStreamWaitEvent", .ptsz = true, .hook = (void *)cuStreamWaitEvent_ptsz, .real = &cm_submit_real[157] },
-	{ .symbol = "cuStreamWaitValue32", .lookup = "cuStreamWaitValue32", .ptsz = false, .hook = (void *)cuStreamWaitValue32, .real = &cm_submit_real[158] },
-	{ .symbol = "cuStreamWaitValue32_ptsz", .lookup = "cuStreamWaitValue32", .ptsz = true, .hook = (void *)cuStreamWaitValue32_ptsz, .real = &cm_submit_real[159] },
-	{ .symbol = "cuStreamWaitValue32_v2", .lookup = "cuStreamWaitValue32", .ptsz = false, .hook = (void *)cuStreamWaitValue32_v2, .real = &cm_submit_real[160] },
-	{ .symbol = "cuStreamWaitValue32_v2_ptsz", .lookup = "cuStreamWaitValue32", .ptsz = true, .hook = (void *)cuStreamWaitValue32_v2_ptsz, .real = &cm_submit_real[161] },
-	{ .symbol = "cuStreamWaitValue64", .lookup = "cuStreamWaitValue64", .ptsz = false, .hook = (void *)cuStreamWaitValue64, .real = &cm_submit_real[162] },
-	{ .symbol = "cuStreamWaitValue64_ptsz", .lookup = "cuStreamWaitValue64", .ptsz = true, .hook = (void *)cuStreamWaitValue64_ptsz, .real = &cm_submit_real[163] },
-	{ .symbol = "cuStreamWaitValue64_v2", .lookup = "cuStreamWaitValue64", .ptsz = false, .hook = (void *)cuStreamWaitValue64_v2, .real = &cm_submit_real[164] },
-	{ .symbol = "cuStreamWaitValue64_v2_ptsz", .lookup = "cuStreamWaitValue64", .ptsz = true, .hook = (void *)cuStreamWaitValue64_v2_ptsz, .real = &cm_submit_real[165] },
-	{ .symbol = "cuStreamWriteValue32", .lookup = "cuStreamWriteValue32", .ptsz = false, .hook = (void *)cuStreamWriteValue32, .real = &cm_submit_real[166] },
-	{ .symbol = "cuStreamWriteValue32_ptsz", .lookup = "cuStreamWriteValue32", .ptsz = true, .hook = (void *)cuStreamWriteValue32_ptsz, .real = &cm_submit_real[167] },
-	{ .symbol = "cuStreamWriteValue32_v2", .lookup = "cuStreamWriteValue32", .ptsz = false, .hook = (void *)cuStreamWriteValue32_v2, .real = &cm_submit_real[168] },
-	{ .symbol = "cuStreamWriteValue32_v2_ptsz", .lookup = "cuStreamWriteValue32", .ptsz = true, .hook = (void *)cuStreamWriteValue32_v2_ptsz, .real = &cm_submit_real[169] },
-	{ .symbol = "cuStreamWriteValue64", .lookup = "cuStreamWriteValue64", .ptsz = false, .hook = (void *)cuStreamWriteValue64, .real = &cm_submit_real[170] },
-	{ .symbol = "cuStreamWriteValue64_ptsz", .lookup = "cuStreamWriteValue64", .ptsz = true, .hook = (void *)cuStreamWriteValue64_ptsz, .real = &cm_submit_real[171] },
-	{ .symbol = "cuStreamWriteValue64_v2", .lookup = "cuStreamWriteValue64", .ptsz = false, .hook = (void *)cuStreamWriteValue64_v2, .real = &cm_submit_real[172] },
-	{ .symbol = "cuStreamWriteValue64_v2_ptsz", .lookup = "cuStreamWriteValue64", .ptsz = true, .hook = (void *)cuStreamWriteValue64_v2_ptsz, .real = &cm_submit_real[173] },
-	{ .symbol = "cuWaitExternalSemaphoresAsync", .lookup = "cuWaitExternalSemaphoresAsync", .ptsz = false, .hook = (void *)cuWaitExternalSemaphoresAsync, .real = &cm_submit_real[174] },
-	{ .symbol = "cuWaitExternalSemaphoresAsync_ptsz", .lookup = "cuWaitExternalSemaphoresAsync", .ptsz = true, .hook = (void *)cuWaitExternalSemaphoresAsync_ptsz, .real = &cm_submit_real[175] },
+	{ .symbol = "cuEventRecord", .lookup = "cuEventRecord", .ptsz = false, .hook = (cm_fn)cuEventRecord, .real = (void **)&cm_real.cuEventRecord },
+	{ .symbol = "cuEventRecordWithFlags", .lookup = "cuEventRecordWithFlags", .ptsz = false, .hook = (cm_fn)cuEventRecordWithFlags, .real = (void **)&cm_real.cuEventRecordWithFlags },
+	{ .symbol = "cuEventRecordWithFlags_ptsz", .lookup = "cuEventRecordWithFlags", .ptsz = true, .hook = (cm_fn)cuEventRecordWithFlags_ptsz, .real = (void **)&cm_real.cuEventRecordWithFlags_ptsz },
+	{ .symbol = "cuEventRecord_ptsz", .lookup = "cuEventRecord", .ptsz = true, .hook = (cm_fn)cuEventRecord_ptsz, .real = (void **)&cm_real.cuEventRecord_ptsz },
+	{ .symbol = "cuGraphInstantiateWithParams", .lookup = "cuGraphInstantiateWithParams", .ptsz = false, .hook = (cm_fn)cuGraphInstantiateWithParams, .real = (void **)&cm_real.cuGraphInstantiateWithParams },
+	{ .symbol = "cuGraphInstantiateWithParams_ptsz", .lookup = "cuGraphInstantiateWithParams", .ptsz = true, .hook = (cm_fn)cuGraphInstantiateWithParams_ptsz, .real = (void **)&cm_real.cuGraphInstantiateWithParams_ptsz },
+	{ .symbol = "cuGraphLaunch", .lookup = "cuGraphLaunch", .ptsz = false, .hook = (cm_fn)cuGraphLaunch, .real = (void **)&cm_real.cuGraphLaunch },
+	{ .symbol = "cuGraphLaunch_ptsz", .lookup = "cuGraphLaunch", .ptsz = true, .hook = (cm_fn)cuGraphLaunch_ptsz, .real = (void **)&cm_real.cuGraphLaunch_ptsz },
+	{ .symbol = "cuGraphUpload", .lookup = "cuGraphUpload", .ptsz = false, .hook = (cm_fn)cuGraphUpload, .real = (void **)&cm_real.cuGraphUpload },
+	{ .symbol = "cuGraphUpload_ptsz", .lookup = "cuGraphUpload", .ptsz = true, .hook = (cm_fn)cuGraphUpload_ptsz, .real = (void **)&cm_real.cuGraphUpload_ptsz },
+	{ .symbol = "cuGraphicsMapResources", .lookup = "cuGraphicsMapResources", .ptsz = false, .hook = (cm_fn)cuGraphicsMapResources, .real = (void **)&cm_real.cuGraphicsMapResources },
+	{ .symbol = "cuGraphicsMapResources_ptsz", .lookup = "cuGraphicsMapResources", .ptsz = true, .hook = (cm_fn)cuGraphicsMapResources_ptsz, .real = (void **)&cm_real.cuGraphicsMapResources_ptsz },
+	{ .symbol = "cuGraphicsUnmapResources", .lookup = "cuGraphicsUnmapResources", .ptsz = false, .hook = (cm_fn)cuGraphicsUnmapResources, .real = (void **)&cm_real.cuGraphicsUnmapResources },
+	{ .symbol = "cuGraphicsUnmapResources_ptsz", .lookup = "cuGraphicsUnmapResources", .ptsz = true, .hook = (cm_fn)cuGraphicsUnmapResources_ptsz, .real = (void **)&cm_real.cuGraphicsUnmapResources_ptsz },
+	{ .symbol = "cuLaunch", .lookup = "cuLaunch", .ptsz = false, .hook = (cm_fn)cuLaunch, .real = (void **)&cm_real.cuLaunch },
+	{ .symbol = "cuLaunchCooperativeKernel", .lookup = "cuLaunchCooperativeKernel", .ptsz = false, .hook = (cm_fn)cuLaunchCooperativeKernel, .real = (void **)&cm_real.cuLaunchCooperativeKernel },
+	{ .symbol = "cuLaunchCooperativeKernelMultiDevice", .lookup = "cuLaunchCooperativeKernelMultiDevice", .ptsz = false, .hook = (cm_fn)cuLaunchCooperativeKernelMultiDevice, .real = (void **)&cm_real.cuLaunchCooperativeKernelMultiDevice },
+	{ .symbol = "cuLaunchCooperativeKernel_ptsz", .lookup = "cuLaunchCooperativeKernel", .ptsz = true, .hook = (cm_fn)cuLaunchCooperativeKernel_ptsz, .real = (void **)&cm_real.cuLaunchCooperativeKernel_ptsz },
+	{ .symbol = "cuLaunchGrid", .lookup = "cuLaunchGrid", .ptsz = false, .hook = (cm_fn)cuLaunchGrid, .real = (void **)&cm_real.cuLaunchGrid },
+	{ .symbol = "cuLaunchGridAsync", .lookup = "cuLaunchGridAsync", .ptsz = false, .hook = (cm_fn)cuLaunchGridAsync, .real = (void **)&cm_real.cuLaunchGridAsync },
+	{ .symbol = "cuLaunchHostFunc", .lookup = "cuLaunchHostFunc", .ptsz = false, .hook = (cm_fn)cuLaunchHostFunc, .real = (void **)&cm_real.cuLaunchHostFunc },
+	{ .symbol = "cuLaunchHostFunc_ptsz", .lookup = "cuLaunchHostFunc", .ptsz = true, .hook = (cm_fn)cuLaunchHostFunc_ptsz, .real = (void **)&cm_real.cuLaunchHostFunc_ptsz },
+	{ .symbol = "cuLaunchKernel", .lookup = "cuLaunchKernel", .ptsz = false, .hook = (cm_fn)cuLaunchKernel, .real = (void **)&cm_real.cuLaunchKernel },
+	{ .symbol = "cuLaunchKernelEx", .lookup = "cuLaunchKernelEx", .ptsz = false, .hook = (cm_fn)cuLaunchKernelEx, .real = (void **)&cm_real.cuLaunchKernelEx },
+	{ .symbol = "cuLaunchKernelEx_ptsz", .lookup = "cuLaunchKernelEx", .ptsz = true, .hook = (cm_fn)cuLaunchKernelEx_ptsz, .real = (void **)&cm_real.cuLaunchKernelEx_ptsz },
+	{ .symbol = "cuLaunchKernel_ptsz", .lookup = "cuLaunchKernel", .ptsz = true, .hook = (cm_fn)cuLaunchKernel_ptsz, .real = (void **)&cm_real.cuLaunchKernel_ptsz },
+	{ .symbol = "cuMemAllocFromPoolAsync", .lookup = "cuMemAllocFromPoolAsync", .ptsz = false, .hook = (cm_fn)cuMemAllocFromPoolAsync, .real = (void **)&cm_real.cuMemAllocFromPoolAsync },
+	{ .symbol = "cuMemAllocFromPoolAsync_ptsz", .lookup = "cuMemAllocFromPoolAsync", .ptsz = true, .hook = (cm_fn)cuMemAllocFromPoolAsync_ptsz, .real = (void **)&cm_real.cuMemAllocFromPoolAsync_ptsz },
+	{ .symbol = "cuMemBatchDecompressAsync", .lookup = "cuMemBatchDecompressAsync", .ptsz = false, .hook = (cm_fn)cuMemBatchDecompressAsync, .real = (void **)&cm_real.cuMemBatchDecompressAsync },
+	{ .symbol = "cuMemBatchDecompressAsync_ptsz", .lookup = "cuMemBatchDecompressAsync", .ptsz = true, .hook = (cm_fn)cuMemBatchDecompressAsync_ptsz, .real = (void **)&cm_real.cuMemBatchDecompressAsync_ptsz },
+	{ .symbol = "cuMemDiscardAndPrefetchBatchAsync", .lookup = "cuMemDiscardAndPrefetchBatchAsync", .ptsz = false, .hook = (cm_fn)cuMemDiscardAndPrefetchBatchAsync, .real = (void **)&cm_real.cuMemDiscardAndPrefetchBatchAsync },
+	{ .symbol = "cuMemDiscardAndPrefetchBatchAsync_ptsz", .lookup = "cuMemDiscardAndPrefetchBatchAsync", .ptsz = true, .hook = (cm_fn)cuMemDiscardAndPrefetchBatchAsync_ptsz, .real = (void **)&cm_real.cuMemDiscardAndPrefetchBatchAsync_ptsz },
+	{ .symbol = "cuMemDiscardBatchAsync", .lookup = "cuMemDiscardBatchAsync", .ptsz = false, .hook = (cm_fn)cuMemDiscardBatchAsync, .real = (void **)&cm_real.cuMemDiscardBatchAsync },
+	{ .symbol = "cuMemDiscardBatchAsync_ptsz", .lookup = "cuMemDiscardBatchAsync", .ptsz = true, .hook = (cm_fn)cuMemDiscardBatchAsync_ptsz, .real = (void **)&cm_real.cuMemDiscardBatchAsync_ptsz },
+	{ .symbol = "cuMemMapArrayAsync", .lookup = "cuMemMapArrayAsync", .ptsz = false, .hook = (cm_fn)cuMemMapArrayAsync, .real = (void **)&cm_real.cuMemMapArrayAsync },
+	{ .symbol = "cuMemMapArrayAsync_ptsz", .lookup = "cuMemMapArrayAsync", .ptsz = true, .hook = (cm_fn)cuMemMapArrayAsync_ptsz, .real = (void **)&cm_real.cuMemMapArrayAsync_ptsz },
+	{ .symbol = "cuMemPrefetchAsync", .lookup = "cuMemPrefetchAsync", .ptsz = false, .hook = (cm_fn)cuMemPrefetchAsync, .real = (void **)&cm_real.cuMemPrefetchAsync },
+	{ .symbol = "cuMemPrefetchAsync_ptsz", .lookup = "cuMemPrefetchAsync", .ptsz = true, .hook = (cm_fn)cuMemPrefetchAsync_ptsz, .real = (void **)&cm_real.cuMemPrefetchAsync_ptsz },
+	{ .symbol = "cuMemPrefetchAsync_v2", .lookup = "cuMemPrefetchAsync", .ptsz = false, .hook = (cm_fn)cuMemPrefetchAsync_v2, .real = (void **)&cm_real.cuMemPrefetchAsync_v2 },
+	{ .symbol = "cuMemPrefetchAsync_v2_ptsz", .lookup = "cuMemPrefetchAsync", .ptsz = true, .hook = (cm_fn)cuMemPrefetchAsync_v2_ptsz, .real = (void **)&cm_real.cuMemPrefetchAsync_v2_ptsz },
+	{ .symbol = "cuMemPrefetchBatchAsync", .lookup = "cuMemPrefetchBatchAsync", .ptsz = false, .hook = (cm_fn)cuMemPrefetchBatchAsync, .real = (void **)&cm_real.cuMemPrefetchBatchAsync },
+	{ .symbol = "cuMemPrefetchBatchAsync_ptsz", .lookup = "cuMemPrefetchBatchAsync", .ptsz = true, .hook = (cm_fn)cuMemPrefetchBatchAsync_ptsz, .real = (void **)&cm_real.cuMemPrefetchBatchAsync_ptsz },
+	{ .symbol = "cuMemcpy", .lookup = "cuMemcpy", .ptsz = false, .hook = (cm_fn)cuMemcpy, .real = (void **)&cm_real.cuMemcpy },
+	{ .symbol = "cuMemcpy2D", .lookup = "cuMemcpy2D", .ptsz = false, .hook = (cm_fn)cuMemcpy2D, .real = (void **)&cm_real.cuMemcpy2D },
+	{ .symbol = "cuMemcpy2DAsync", .lookup = "cuMemcpy2DAsync", .ptsz = false, .hook = (cm_fn)cuMemcpy2DAsync, .real = (void **)&cm_real.cuMemcpy2DAsync },
+	{ .symbol = "cuMemcpy2DAsync_v2", .lookup = "cuMemcpy2DAsync", .ptsz = false, .hook = (cm_fn)cuMemcpy2DAsync_v2, .real = (void **)&cm_real.cuMemcpy2DAsync_v2 },
+	{ .symbol = "cuMemcpy2DAsync_v2_ptsz", .lookup = "cuMemcpy2DAsync", .ptsz = true, .hook = (cm_fn)cuMemcpy2DAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpy2DAsync_v2_ptsz },
+	{ .symbol = "cuMemcpy2DUnaligned", .lookup = "cuMemcpy2DUnaligned", .ptsz = false, .hook = (cm_fn)cuMemcpy2DUnaligned, .real = (void **)&cm_real.cuMemcpy2DUnaligned },
+	{ .symbol = "cuMemcpy2DUnaligned_v2", .lookup = "cuMemcpy2DUnaligned", .ptsz = false, .hook = (cm_fn)cuMemcpy2DUnaligned_v2, .real = (void **)&cm_real.cuMemcpy2DUnaligned_v2 },
+	{ .symbol = "cuMemcpy2DUnaligned_v2_ptds", .lookup = "cuMemcpy2DUnaligned", .ptsz = true, .hook = (cm_fn)cuMemcpy2DUnaligned_v2_ptds, .real = (void **)&cm_real.cuMemcpy2DUnaligned_v2_ptds },
+	{ .symbol = "cuMemcpy2D_v2", .lookup = "cuMemcpy2D", .ptsz = false, .hook = (cm_fn)cuMemcpy2D_v2, .real = (void **)&cm_real.cuMemcpy2D_v2 },
+	{ .symbol = "cuMemcpy2D_v2_ptds", .lookup = "cuMemcpy2D", .ptsz = true, .hook = (cm_fn)cuMemcpy2D_v2_ptds, .real = (void **)&cm_real.cuMemcpy2D_v2_ptds },
+	{ .symbol = "cuMemcpy3D", .lookup = "cuMemcpy3D", .ptsz = false, .hook = (cm_fn)cuMemcpy3D, .real = (void **)&cm_real.cuMemcpy3D },
+	{ .symbol = "cuMemcpy3DAsync", .lookup = "cuMemcpy3DAsync", .ptsz = false, .hook = (cm_fn)cuMemcpy3DAsync, .real = (void **)&cm_real.cuMemcpy3DAsync },
+	{ .symbol = "cuMemcpy3DAsync_v2", .lookup = "cuMemcpy3DAsync", .ptsz = false, .hook = (cm_fn)cuMemcpy3DAsync_v2, .real = (void **)&cm_real.cuMemcpy3DAsync_v2 },
+	{ .symbol = "cuMemcpy3DAsync_v2_ptsz", .lookup = "cuMemcpy3DAsync", .ptsz = true, .hook = (cm_fn)cuMemcpy3DAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpy3DAsync_v2_ptsz },
+	{ .symbol = "cuMemcpy3DBatchAsync", .lookup = "cuMemcpy3DBatchAsync", .ptsz = false, .hook = (cm_fn)cuMemcpy3DBatchAsync, .real = (void **)&cm_real.cuMemcpy3DBatchAsync },
+	{ .symbol = "cuMemcpy3DBatchAsync_ptsz", .lookup = "cuMemcpy3DBatchAsync", .ptsz = true, .hook = (cm_fn)cuMemcpy3DBatchAsync_ptsz, .real = (void **)&cm_real.cuMemcpy3DBatchAsync_ptsz },
+	{ .symbol = "cuMemcpy3DBatchAsync_v2", .lookup = "cuMemcpy3DBatchAsync", .ptsz = false, .hook = (cm_fn)cuMemcpy3DBatchAsync_v2, .real = (void **)&cm_real.cuMemcpy3DBatchAsync_v2 },
+	{ .symbol = "cuMemcpy3DBatchAsync_v2_ptsz", .lookup = "cuMemcpy3DBatchAsync", .ptsz = true, .hook = (cm_fn)cuMemcpy3DBatchAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpy3DBatchAsync_v2_ptsz },
+	{ .symbol = "cuMemcpy3DPeer", .lookup = "cuMemcpy3DPeer", .ptsz = false, .hook = (cm_fn)cuMemcpy3DPeer, .real = (void **)&cm_real.cuMemcpy3DPeer },
+	{ .symbol = "cuMemcpy3DPeerAsync", .lookup = "cuMemcpy3DPeerAsync", .ptsz = false, .hook = (cm_fn)cuMemcpy3DPeerAsync, .real = (void **)&cm_real.cuMemcpy3DPeerAsync },
+	{ .symbol = "cuMemcpy3DPeerAsync_ptsz", .lookup = "cuMemcpy3DPeerAsync", .ptsz = true, .hook = (cm_fn)cuMemcpy3DPeerAsync_ptsz, .real = (void **)&cm_real.cuMemcpy3DPeerAsync_ptsz },
+	{ .symbol = "cuMemcpy3DPeer_ptds", .lookup = "cuMemcpy3DPeer", .ptsz = true, .hook = (cm_fn)cuMemcpy3DPeer_ptds, .real = (void **)&cm_real.cuMemcpy3DPeer_ptds },
+	{ .symbol = "cuMemcpy3D_v2", .lookup = "cuMemcpy3D", .ptsz = false, .hook = (cm_fn)cuMemcpy3D_v2, .real = (void **)&cm_real.cuMemcpy3D_v2 },
+	{ .symbol = "cuMemcpy3D_v2_ptds", .lookup = "cuMemcpy3D", .ptsz = true, .hook = (cm_fn)cuMemcpy3D_v2_ptds, .real = (void **)&cm_real.cuMemcpy3D_v2_ptds },
+	{ .symbol = "cuMemcpyAsync", .lookup = "cuMemcpyAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyAsync, .real = (void **)&cm_real.cuMemcpyAsync },
+	{ .symbol = "cuMemcpyAsync_ptsz", .lookup = "cuMemcpyAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyAsync_ptsz, .real = (void **)&cm_real.cuMemcpyAsync_ptsz },
+	{ .symbol = "cuMemcpyAtoA", .lookup = "cuMemcpyAtoA", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoA, .real = (void **)&cm_real.cuMemcpyAtoA },
+	{ .symbol = "cuMemcpyAtoA_v2", .lookup = "cuMemcpyAtoA", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoA_v2, .real = (void **)&cm_real.cuMemcpyAtoA_v2 },
+	{ .symbol = "cuMemcpyAtoA_v2_ptds", .lookup = "cuMemcpyAtoA", .ptsz = true, .hook = (cm_fn)cuMemcpyAtoA_v2_ptds, .real = (void **)&cm_real.cuMemcpyAtoA_v2_ptds },
+	{ .symbol = "cuMemcpyAtoD", .lookup = "cuMemcpyAtoD", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoD, .real = (void **)&cm_real.cuMemcpyAtoD },
+	{ .symbol = "cuMemcpyAtoD_v2", .lookup = "cuMemcpyAtoD", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoD_v2, .real = (void **)&cm_real.cuMemcpyAtoD_v2 },
+	{ .symbol = "cuMemcpyAtoD_v2_ptds", .lookup = "cuMemcpyAtoD", .ptsz = true, .hook = (cm_fn)cuMemcpyAtoD_v2_ptds, .real = (void **)&cm_real.cuMemcpyAtoD_v2_ptds },
+	{ .symbol = "cuMemcpyAtoH", .lookup = "cuMemcpyAtoH", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoH, .real = (void **)&cm_real.cuMemcpyAtoH },
+	{ .symbol = "cuMemcpyAtoHAsync", .lookup = "cuMemcpyAtoHAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoHAsync, .real = (void **)&cm_real.cuMemcpyAtoHAsync },
+	{ .symbol = "cuMemcpyAtoHAsync_v2", .lookup = "cuMemcpyAtoHAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoHAsync_v2, .real = (void **)&cm_real.cuMemcpyAtoHAsync_v2 },
+	{ .symbol = "cuMemcpyAtoHAsync_v2_ptsz", .lookup = "cuMemcpyAtoHAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyAtoHAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpyAtoHAsync_v2_ptsz },
+	{ .symbol = "cuMemcpyAtoH_v2", .lookup = "cuMemcpyAtoH", .ptsz = false, .hook = (cm_fn)cuMemcpyAtoH_v2, .real = (void **)&cm_real.cuMemcpyAtoH_v2 },
+	{ .symbol = "cuMemcpyAtoH_v2_ptds", .lookup = "cuMemcpyAtoH", .ptsz = true, .hook = (cm_fn)cuMemcpyAtoH_v2_ptds, .real = (void **)&cm_real.cuMemcpyAtoH_v2_ptds },
+	{ .symbol = "cuMemcpyBatchAsync", .lookup = "cuMemcpyBatchAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyBatchAsync, .real = (void **)&cm_real.cuMemcpyBatchAsync },
+	{ .symbol = "cuMemcpyBatchAsync_ptsz", .lookup = "cuMemcpyBatchAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyBatchAsync_ptsz, .real = (void **)&cm_real.cuMemcpyBatchAsync_ptsz },
+	{ .symbol = "cuMemcpyBatchAsync_v2", .lookup = "cuMemcpyBatchAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyBatchAsync_v2, .real = (void **)&cm_real.cuMemcpyBatchAsync_v2 },
+	{ .symbol = "cuMemcpyBatchAsync_v2_ptsz", .lookup = "cuMemcpyBatchAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyBatchAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpyBatchAsync_v2_ptsz },
+	{ .symbol = "cuMemcpyDtoA", .lookup = "cuMemcpyDtoA", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoA, .real = (void **)&cm_real.cuMemcpyDtoA },
+	{ .symbol = "cuMemcpyDtoA_v2", .lookup = "cuMemcpyDtoA", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoA_v2, .real = (void **)&cm_real.cuMemcpyDtoA_v2 },
+	{ .symbol = "cuMemcpyDtoA_v2_ptds", .lookup = "cuMemcpyDtoA", .ptsz = true, .hook = (cm_fn)cuMemcpyDtoA_v2_ptds, .real = (void **)&cm_real.cuMemcpyDtoA_v2_ptds },
+	{ .symbol = "cuMemcpyDtoD", .lookup = "cuMemcpyDtoD", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoD, .real = (void **)&cm_real.cuMemcpyDtoD },
+	{ .symbol = "cuMemcpyDtoDAsync", .lookup = "cuMemcpyDtoDAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoDAsync, .real = (void **)&cm_real.cuMemcpyDtoDAsync },
+	{ .symbol = "cuMemcpyDtoDAsync_v2", .lookup = "cuMemcpyDtoDAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoDAsync_v2, .real = (void **)&cm_real.cuMemcpyDtoDAsync_v2 },
+	{ .symbol = "cuMemcpyDtoDAsync_v2_ptsz", .lookup = "cuMemcpyDtoDAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyDtoDAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpyDtoDAsync_v2_ptsz },
+	{ .symbol = "cuMemcpyDtoD_v2", .lookup = "cuMemcpyDtoD", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoD_v2, .real = (void **)&cm_real.cuMemcpyDtoD_v2 },
+	{ .symbol = "cuMemcpyDtoD_v2_ptds", .lookup = "cuMemcpyDtoD", .ptsz = true, .hook = (cm_fn)cuMemcpyDtoD_v2_ptds, .real = (void **)&cm_real.cuMemcpyDtoD_v2_ptds },
+	{ .symbol = "cuMemcpyDtoH", .lookup = "cuMemcpyDtoH", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoH, .real = (void **)&cm_real.cuMemcpyDtoH },
+	{ .symbol = "cuMemcpyDtoHAsync", .lookup = "cuMemcpyDtoHAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoHAsync, .real = (void **)&cm_real.cuMemcpyDtoHAsync },
+	{ .symbol = "cuMemcpyDtoHAsync_v2", .lookup = "cuMemcpyDtoHAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoHAsync_v2, .real = (void **)&cm_real.cuMemcpyDtoHAsync_v2 },
+	{ .symbol = "cuMemcpyDtoHAsync_v2_ptsz", .lookup = "cuMemcpyDtoHAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyDtoHAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpyDtoHAsync_v2_ptsz },
+	{ .symbol = "cuMemcpyDtoH_v2", .lookup = "cuMemcpyDtoH", .ptsz = false, .hook = (cm_fn)cuMemcpyDtoH_v2, .real = (void **)&cm_real.cuMemcpyDtoH_v2 },
+	{ .symbol = "cuMemcpyDtoH_v2_ptds", .lookup = "cuMemcpyDtoH", .ptsz = true, .hook = (cm_fn)cuMemcpyDtoH_v2_ptds, .real = (void **)&cm_real.cuMemcpyDtoH_v2_ptds },
+	{ .symbol = "cuMemcpyHtoA", .lookup = "cuMemcpyHtoA", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoA, .real = (void **)&cm_real.cuMemcpyHtoA },
+	{ .symbol = "cuMemcpyHtoAAsync", .lookup = "cuMemcpyHtoAAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoAAsync, .real = (void **)&cm_real.cuMemcpyHtoAAsync },
+	{ .symbol = "cuMemcpyHtoAAsync_v2", .lookup = "cuMemcpyHtoAAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoAAsync_v2, .real = (void **)&cm_real.cuMemcpyHtoAAsync_v2 },
+	{ .symbol = "cuMemcpyHtoAAsync_v2_ptsz", .lookup = "cuMemcpyHtoAAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyHtoAAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpyHtoAAsync_v2_ptsz },
+	{ .symbol = "cuMemcpyHtoA_v2", .lookup = "cuMemcpyHtoA", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoA_v2, .real = (void **)&cm_real.cuMemcpyHtoA_v2 },
+	{ .symbol = "cuMemcpyHtoA_v2_ptds", .lookup = "cuMemcpyHtoA", .ptsz = true, .hook = (cm_fn)cuMemcpyHtoA_v2_ptds, .real = (void **)&cm_real.cuMemcpyHtoA_v2_ptds },
+	{ .symbol = "cuMemcpyHtoD", .lookup = "cuMemcpyHtoD", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoD, .real = (void **)&cm_real.cuMemcpyHtoD },
+	{ .symbol = "cuMemcpyHtoDAsync", .lookup = "cuMemcpyHtoDAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoDAsync, .real = (void **)&cm_real.cuMemcpyHtoDAsync },
+	{ .symbol = "cuMemcpyHtoDAsync_v2", .lookup = "cuMemcpyHtoDAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoDAsync_v2, .real = (void **)&cm_real.cuMemcpyHtoDAsync_v2 },
+	{ .symbol = "cuMemcpyHtoDAsync_v2_ptsz", .lookup = "cuMemcpyHtoDAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyHtoDAsync_v2_ptsz, .real = (void **)&cm_real.cuMemcpyHtoDAsync_v2_ptsz },
+	{ .symbol = "cuMemcpyHtoD_v2", .lookup = "cuMemcpyHtoD", .ptsz = false, .hook = (cm_fn)cuMemcpyHtoD_v2, .real = (void **)&cm_real.cuMemcpyHtoD_v2 },
+	{ .symbol = "cuMemcpyHtoD_v2_ptds", .lookup = "cuMemcpyHtoD", .ptsz = true, .hook = (cm_fn)cuMemcpyHtoD_v2_ptds, .real = (void **)&cm_real.cuMemcpyHtoD_v2_ptds },
+	{ .symbol = "cuMemcpyPeer", .lookup = "cuMemcpyPeer", .ptsz = false, .hook = (cm_fn)cuMemcpyPeer, .real = (void **)&cm_real.cuMemcpyPeer },
+	{ .symbol = "cuMemcpyPeerAsync", .lookup = "cuMemcpyPeerAsync", .ptsz = false, .hook = (cm_fn)cuMemcpyPeerAsync, .real = (void **)&cm_real.cuMemcpyPeerAsync },
+	{ .symbol = "cuMemcpyPeerAsync_ptsz", .lookup = "cuMemcpyPeerAsync", .ptsz = true, .hook = (cm_fn)cuMemcpyPeerAsync_ptsz, .real = (void **)&cm_real.cuMemcpyPeerAsync_ptsz },
+	{ .symbol = "cuMemcpyPeer_ptds", .lookup = "cuMemcpyPeer", .ptsz = true, .hook = (cm_fn)cuMemcpyPeer_ptds, .real = (void **)&cm_real.cuMemcpyPeer_ptds },
+	{ .symbol = "cuMemcpy_ptds", .lookup = "cuMemcpy", .ptsz = true, .hook = (cm_fn)cuMemcpy_ptds, .real = (void **)&cm_real.cuMemcpy_ptds },
+	{ .symbol = "cuMemsetD16", .lookup = "cuMemsetD16", .ptsz = false, .hook = (cm_fn)cuMemsetD16, .real = (void **)&cm_real.cuMemsetD16 },
+	{ .symbol = "cuMemsetD16Async", .lookup = "cuMemsetD16Async", .ptsz = false, .hook = (cm_fn)cuMemsetD16Async, .real = (void **)&cm_real.cuMemsetD16Async },
+	{ .symbol = "cuMemsetD16Async_ptsz", .lookup = "cuMemsetD16Async", .ptsz = true, .hook = (cm_fn)cuMemsetD16Async_ptsz, .real = (void **)&cm_real.cuMemsetD16Async_ptsz },
+	{ .symbol = "cuMemsetD16_v2", .lookup = "cuMemsetD16", .ptsz = false, .hook = (cm_fn)cuMemsetD16_v2, .real = (void **)&cm_real.cuMemsetD16_v2 },
+	{ .symbol = "cuMemsetD16_v2_ptds", .lookup = "cuMemsetD16", .ptsz = true, .hook = (cm_fn)cuMemsetD16_v2_ptds, .real = (void **)&cm_real.cuMemsetD16_v2_ptds },
+	{ .symbol = "cuMemsetD2D16", .lookup = "cuMemsetD2D16", .ptsz = false, .hook = (cm_fn)cuMemsetD2D16, .real = (void **)&cm_real.cuMemsetD2D16 },
+	{ .symbol = "cuMemsetD2D16Async", .lookup = "cuMemsetD2D16Async", .ptsz = false, .hook = (cm_fn)cuMemsetD2D16Async, .real = (void **)&cm_real.cuMemsetD2D16Async },
+	{ .symbol = "cuMemsetD2D16Async_ptsz", .lookup = "cuMemsetD2D16Async", .ptsz = true, .hook = (cm_fn)cuMemsetD2D16Async_ptsz, .real = (void **)&cm_real.cuMemsetD2D16Async_ptsz },
+	{ .symbol = "cuMemsetD2D16_v2", .lookup = "cuMemsetD2D16", .ptsz = false, .hook = (cm_fn)cuMemsetD2D16_v2, .real = (void **)&cm_real.cuMemsetD2D16_v2 },
+	{ .symbol = "cuMemsetD2D16_v2_ptds", .lookup = "cuMemsetD2D16", .ptsz = true, .hook = (cm_fn)cuMemsetD2D16_v2_ptds, .real = (void **)&cm_real.cuMemsetD2D16_v2_ptds },
+	{ .symbol = "cuMemsetD2D32", .lookup = "cuMemsetD2D32", .ptsz = false, .hook = (cm_fn)cuMemsetD2D32, .real = (void **)&cm_real.cuMemsetD2D32 },
+	{ .symbol = "cuMemsetD2D32Async", .lookup = "cuMemsetD2D32Async", .ptsz = false, .hook = (cm_fn)cuMemsetD2D32Async, .real = (void **)&cm_real.cuMemsetD2D32Async },
+	{ .symbol = "cuMemsetD2D32Async_ptsz", .lookup = "cuMemsetD2D32Async", .ptsz = true, .hook = (cm_fn)cuMemsetD2D32Async_ptsz, .real = (void **)&cm_real.cuMemsetD2D32Async_ptsz },
+	{ .symbol = "cuMemsetD2D32_v2", .lookup = "cuMemsetD2D32", .ptsz = false, .hook = (cm_fn)cuMemsetD2D32_v2, .real = (void **)&cm_real.cuMemsetD2D32_v2 },
+	{ .symbol = "cuMemsetD2D32_v2_ptds", .lookup = "cuMemsetD2D32", .ptsz = true, .hook = (cm_fn)cuMemsetD2D32_v2_ptds, .real = (void **)&cm_real.cuMemsetD2D32_v2_ptds },
+	{ .symbol = "cuMemsetD2D8", .lookup = "cuMemsetD2D8", .ptsz = false, .hook = (cm_fn)cuMemsetD2D8, .real = (void **)&cm_real.cuMemsetD2D8 },
+	{ .symbol = "cuMemsetD2D8Async", .lookup = "cuMemsetD2D8Async", .ptsz = false, .hook = (cm_fn)cuMemsetD2D8Async, .real = (void **)&cm_real.cuMemsetD2D8Async },
+	{ .symbol = "cuMemsetD2D8Async_ptsz", .lookup = "cuMemsetD2D8Async", .ptsz = true, .hook = (cm_fn)cuMemsetD2D8Async_ptsz, .real = (void **)&cm_real.cuMemsetD2D8Async_ptsz },
+	{ .symbol = "cuMemsetD2D8_v2", .lookup = "cuMemsetD2D8", .ptsz = false, .hook = (cm_fn)cuMemsetD2D8_v2, .real = (void **)&cm_real.cuMemsetD2D8_v2 },
+	{ .symbol = "cuMemsetD2D8_v2_ptds", .lookup = "cuMemsetD2D8", .ptsz = true, .hook = (cm_fn)cuMemsetD2D8_v2_ptds, .real = (void **)&cm_real.cuMemsetD2D8_v2_ptds },
+	{ .symbol = "cuMemsetD32", .lookup = "cuMemsetD32", .ptsz = false, .hook = (cm_fn)cuMemsetD32, .real = (void **)&cm_real.cuMemsetD32 },
+	{ .symbol = "cuMemsetD32Async", .lookup = "cuMemsetD32Async", .ptsz = false, .hook = (cm_fn)cuMemsetD32Async, .real = (void **)&cm_real.cuMemsetD32Async },
+	{ .symbol = "cuMemsetD32Async_ptsz", .lookup = "cuMemsetD32Async", .ptsz = true, .hook = (cm_fn)cuMemsetD32Async_ptsz, .real = (void **)&cm_real.cuMemsetD32Async_ptsz },
+	{ .symbol = "cuMemsetD32_v2", .lookup = "cuMemsetD32", .ptsz = false, .hook = (cm_fn)cuMemsetD32_v2, .real = (void **)&cm_real.cuMemsetD32_v2 },
+	{ .symbol = "cuMemsetD32_v2_ptds", .lookup = "cuMemsetD32", .ptsz = true, .hook = (cm_fn)cuMemsetD32_v2_ptds, .real = (void **)&cm_real.cuMemsetD32_v2_ptds },
+	{ .symbol = "cuMemsetD8", .lookup = "cuMemsetD8", .ptsz = false, .hook = (cm_fn)cuMemsetD8, .real = (void **)&cm_real.cuMemsetD8 },
+	{ .symbol = "cuMemsetD8Async", .lookup = "cuMemsetD8Async", .ptsz = false, .hook = (cm_fn)cuMemsetD8Async, .real = (void **)&cm_real.cuMemsetD8Async },
+	{ .symbol = "cuMemsetD8Async_ptsz", .lookup = "cuMemsetD8Async", .ptsz = true, .hook = (cm_fn)cuMemsetD8Async_ptsz, .real = (void **)&cm_real.cuMemsetD8Async_ptsz },
+	{ .symbol = "cuMemsetD8_v2", .lookup = "cuMemsetD8", .ptsz = false, .hook = (cm_fn)cuMemsetD8_v2, .real = (void **)&cm_real.cuMemsetD8_v2 },
+	{ .symbol = "cuMemsetD8_v2_ptds", .lookup = "cuMemsetD8", .ptsz = true, .hook = (cm_fn)cuMemsetD8_v2_ptds, .real = (void **)&cm_real.cuMemsetD8_v2_ptds },
+	{ .symbol = "cuSignalExternalSemaphoresAsync", .lookup = "cuSignalExternalSemaphoresAsync", .ptsz = false, .hook = (cm_fn)cuSignalExternalSemaphoresAsync, .real = (void **)&cm_real.cuSignalExternalSemaphoresAsync },
+	{ .symbol = "cuSignalExternalSemaphoresAsync_ptsz", .lookup = "cuSignalExternalSemaphoresAsync", .ptsz = true, .hook = (cm_fn)cuSignalExternalSemaphoresAsync_ptsz, .real = (void **)&cm_real.cuSignalExternalSemaphoresAsync_ptsz },
+	{ .symbol = "cuStreamAddCallback", .lookup = "cuStreamAddCallback", .ptsz = false, .hook = (cm_fn)cuStreamAddCallback, .real = (void **)&cm_real.cuStreamAddCallback },
+	{ .symbol = "cuStreamAddCallback_ptsz", .lookup = "cuStreamAddCallback", .ptsz = true, .hook = (cm_fn)cuStreamAddCallback_ptsz, .real = (void **)&cm_real.cuStreamAddCallback_ptsz },
+	{ .symbol = "cuStreamAttachMemAsync", .lookup = "cuStreamAttachMemAsync", .ptsz = false, .hook = (cm_fn)cuStreamAttachMemAsync, .real = (void **)&cm_real.cuStreamAttachMemAsync },
+	{ .symbol = "cuStreamAttachMemAsync_ptsz", .lookup = "cuStreamAttachMemAsync", .ptsz = true, .hook = (cm_fn)cuStreamAttachMemAsync_ptsz, .real = (void **)&cm_real.cuStreamAttachMemAsync_ptsz },
+	{ .symbol = "cuStreamBatchMemOp", .lookup = "cuStreamBatchMemOp", .ptsz = false, .hook = (cm_fn)cuStreamBatchMemOp, .real = (void **)&cm_real.cuStreamBatchMemOp },
+	{ .symbol = "cuStreamBatchMemOp_ptsz", .lookup = "cuStreamBatchMemOp", .ptsz = true, .hook = (cm_fn)cuStreamBatchMemOp_ptsz, .real = (void **)&cm_real.cuStreamBatchMemOp_ptsz },
+	{ .symbol = "cuStreamBatchMemOp_v2", .lookup = "cuStreamBatchMemOp", .ptsz = false, .hook = (cm_fn)cuStreamBatchMemOp_v2, .real = (void **)&cm_real.cuStreamBatchMemOp_v2 },
+	{ .symbol = "cuStreamBatchMemOp_v2_ptsz", .lookup = "cuStreamBatchMemOp", .ptsz = true, .hook = (cm_fn)cuStreamBatchMemOp_v2_ptsz, .real = (void **)&cm_real.cuStreamBatchMemOp_v2_ptsz },
+	{ .symbol = "cuStreamWaitEvent", .lookup = "cuStreamWaitEvent", .ptsz = false, .hook = (cm_fn)cuStreamWaitEvent, .real = (void **)&cm_real.cuStreamWaitEvent },
+	{ .symbol = "cuStreamWaitEvent_ptsz", .lookup = "cuStreamWaitEvent", .ptsz = true, .hook = (cm_fn)cuStreamWaitEvent_ptsz, .real = (void **)&cm_real.cuStreamWaitEvent_ptsz },
+	{ .symbol = "cuStreamWaitValue32", .lookup = "cuStreamWaitValue32", .ptsz = false, .hook = (cm_fn)cuStreamWaitValue32, .real = (void **)&cm_real.cuStreamWaitValue32 },
+	{ .symbol = "cuStreamWaitValue32_ptsz", .lookup = "cuStreamWaitValue32", .ptsz = true, .hook = (cm_fn)cuStreamWaitValue32_ptsz, .real = (void **)&cm_real.cuStreamWaitValue32_ptsz },
+	{ .symbol = "cuStreamWaitValue32_v2", .lookup = "cuStreamWaitValue32", .ptsz = false, .hook = (cm_fn)cuStreamWaitValue32_v2, .real = (void **)&cm_real.cuStreamWaitValue32_v2 },
+	{ .symbol = "cuStreamWaitValue32_v2_ptsz", .lookup = "cuStreamWaitValue32", .ptsz = true, .hook = (cm_fn)cuStreamWaitValue32_v2_ptsz, .real = (void **)&cm_real.cuStreamWaitValue32_v2_ptsz },
+	{ .symbol = "cuStreamWaitValue64", .lookup = "cuStreamWaitValue64", .ptsz = false, .hook = (cm_fn)cuStreamWaitValue64, .real = (void **)&cm_real.cuStreamWaitValue64 },
+	{ .symbol = "cuStreamWaitValue64_ptsz", .lookup = "cuStreamWaitValue64", .ptsz = true, .hook = (cm_fn)cuStreamWaitValue64_ptsz, .real = (void **)&cm_real.cuStreamWaitValue64_ptsz },
+	{ .symbol = "cuStreamWaitValue64_v2", .lookup = "cuStreamWaitValue64", .ptsz = false, .hook = (cm_fn)cuStreamWaitValue64_v2, .real = (void **)&cm_real.cuStreamWaitValue64_v2 },
+	{ .symbol = "cuStreamWaitValue64_v2_ptsz", .lookup = "cuStreamWaitValue64", .ptsz = true, .hook = (cm_fn)cuStreamWaitValue64_v2_ptsz, .real = (void **)&cm_real.cuStreamWaitValue64_v2_ptsz },
+	{ .symbol = "cuStreamWriteValue32", .lookup = "cuStreamWriteValue32", .ptsz = false, .hook = (cm_fn)cuStreamWriteValue32, .real = (void **)&cm_real.cuStreamWriteValue32 },
+	{ .symbol = "cuStreamWriteValue32_ptsz", .lookup = "cuStreamWriteValue32", .ptsz = true, .hook = (cm_fn)cuStreamWriteValue32_ptsz, .real = (void **)&cm_real.cuStreamWriteValue32_ptsz },
+	{ .symbol = "cuStreamWriteValue32_v2", .lookup = "cuStreamWriteValue32", .ptsz = false, .hook = (cm_fn)cuStreamWriteValue32_v2, .real = (void **)&cm_real.cuStreamWriteValue32_v2 },
+	{ .symbol = "cuStreamWriteValue32_v2_ptsz", .lookup = "cuStreamWriteValue32", .ptsz = true, .hook = (cm_fn)cuStreamWriteValue32_v2_ptsz, .real = (void **)&cm_real.cuStreamWriteValue32_v2_ptsz },
+	{ .symbol = "cuStreamWriteValue64", .lookup = "cuStreamWriteValue64", .ptsz = false, .hook = (cm_fn)cuStreamWriteValue64, .real = (void **)&cm_real.cuStreamWriteValue64 },
+	{ .symbol = "cuStreamWriteValue64_ptsz", .lookup = "cuStreamWriteValue64", .ptsz = true, .hook = (cm_fn)cuStreamWriteValue64_ptsz, .real = (void **)&cm_real.cuStreamWriteValue64_ptsz },
+	{ .symbol = "cuStreamWriteValue64_v2", .lookup = "cuStreamWriteValue64", .ptsz = false, .hook = (cm_fn)cuStreamWriteValue64_v2, .real = (void **)&cm_real.cuStreamWriteValue64_v2 },
+	{ .symbol = "cuStreamWriteValue64_v2_ptsz", .lookup = "cuStreamWriteValue64", .ptsz = true, .hook = (cm_fn)cuStreamWriteValue64_v2_ptsz, .real = (void **)&cm_real.cuStreamWriteValue64_v2_ptsz },
+	{ .symbol = "cuWaitExternalSemaphoresAsync", .lookup = "cuWaitExternalSemaphoresAsync", .ptsz = false, .hook = (cm_fn)cuWaitExternalSemaphoresAsync, .real = (void **)&cm_real.cuWaitExternalSemaphoresAsync },
+	{ .symbol = "cuWaitExternalSemaphoresAsync_ptsz", .lookup = "cuWaitExternalSemaphoresAsync", .ptsz = true, .hook = (cm_fn)cuWaitExternalSemaphoresAsync_ptsz, .real = (void **)&cm_real.cuWaitExternalSemaphoresAsync_ptsz },
 };
 const size_t cm_submit_count = CM_SUBMIT_COUNT;

@@ -37,14 +37,14 @@ static CUmemAllocationProp cm_vmm_prop(int slot)
  * no context, and when a context ends (heap.c's cm_device_reset) the one
  * left current may be the destroyed one (a reset primary context). */
 #define CM_VMM_GIVE_BACK(call)                                                    \
-	({                                                                         \
+	__extension__({                                                          \
 		CUresult r_ = (call);                                              \
 		CUcontext c_ = NULL;                                               \
 		if ((r_ == CUDA_ERROR_CONTEXT_IS_DESTROYED ||                      \
 		     r_ == CUDA_ERROR_INVALID_CONTEXT) &&                          \
-		    cm_drv.cuCtxPopCurrent_v2(&c_) == CUDA_SUCCESS) {              \
+		    cm_real.cuCtxPopCurrent_v2(&c_) == CUDA_SUCCESS) {              \
 			r_ = (call);                                               \
-			cm_drv.cuCtxPushCurrent_v2(c_);                            \
+			cm_real.cuCtxPushCurrent_v2(c_);                            \
 		}                                                                  \
 		cm_vmm_status(r_);                                                 \
 	})
@@ -55,7 +55,7 @@ static cm_status cm_vmm_reserve(void *ctx, int dev, size_t size, uintptr_t *va)
 {
 	(void)ctx;
 	CUdeviceptr p = 0;
-	cm_status st = cm_vmm_status(cm_drv.cuMemAddressReserve(&p, size, 0, 0, 0));
+	cm_status st = cm_vmm_status(cm_real.cuMemAddressReserve(&p, size, 0, 0, 0));
 	*va = (uintptr_t)p;
 	if (st == CM_OK)
 		cm_nvtx_segment_added(dev, (uintptr_t)p, size);
@@ -67,7 +67,7 @@ static cm_status cm_vmm_release(void *ctx, int dev, uintptr_t va, size_t size)
 	(void)ctx;
 	(void)dev;
 	cm_nvtx_segment_removed(va);
-	return CM_VMM_GIVE_BACK(cm_drv.cuMemAddressFree((CUdeviceptr)va, size));
+	return CM_VMM_GIVE_BACK(cm_real.cuMemAddressFree((CUdeviceptr)va, size));
 }
 
 static cm_status cm_vmm_create(void *ctx, int dev, size_t size, cm_mem_handle *out)
@@ -75,7 +75,7 @@ static cm_status cm_vmm_create(void *ctx, int dev, size_t size, cm_mem_handle *o
 	(void)ctx;
 	CUmemAllocationProp prop = cm_vmm_prop(dev);
 	CUmemGenericAllocationHandle h = 0;
-	cm_status st = cm_vmm_status(cm_drv.cuMemCreate(&h, size, &prop, 0));
+	cm_status st = cm_vmm_status(cm_real.cuMemCreate(&h, size, &prop, 0));
 	*out = (cm_mem_handle)h;
 	return st;
 }
@@ -84,14 +84,14 @@ static cm_status cm_vmm_destroy(void *ctx, int dev, cm_mem_handle h)
 {
 	(void)ctx;
 	(void)dev;
-	return CM_VMM_GIVE_BACK(cm_drv.cuMemRelease((CUmemGenericAllocationHandle)h));
+	return CM_VMM_GIVE_BACK(cm_real.cuMemRelease((CUmemGenericAllocationHandle)h));
 }
 
 static cm_status cm_vmm_map(void *ctx, int dev, uintptr_t va, size_t size, cm_mem_handle h)
 {
 	(void)ctx;
 	(void)dev;
-	return cm_vmm_status(cm_drv.cuMemMap((CUdeviceptr)va, size, 0,
+	return cm_vmm_status(cm_real.cuMemMap((CUdeviceptr)va, size, 0,
 					     (CUmemGenericAllocationHandle)h, 0));
 }
 
@@ -99,7 +99,7 @@ static cm_status cm_vmm_unmap(void *ctx, int dev, uintptr_t va, size_t size)
 {
 	(void)ctx;
 	(void)dev;
-	return CM_VMM_GIVE_BACK(cm_drv.cuMemUnmap((CUdeviceptr)va, size));
+	return CM_VMM_GIVE_BACK(cm_real.cuMemUnmap((CUdeviceptr)va, size));
 }
 
 static cm_status cm_vmm_set_access(void *ctx, int slot, uintptr_t va, size_t size)
@@ -111,22 +111,22 @@ static cm_status cm_vmm_set_access(void *ctx, int slot, uintptr_t va, size_t siz
 	for (int p = 0; p < cm_vmm_devices && n < 64; p++) {
 		int can = p == dev;
 		if (p != dev)
-			cm_drv.cuDeviceCanAccessPeer(&can, p, dev);
+			cm_real.cuDeviceCanAccessPeer(&can, p, dev);
 		if (!can)
 			continue;
 		desc[n].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
 		desc[n].location.id = p;
 		desc[n++].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
 	}
-	return cm_vmm_status(cm_drv.cuMemSetAccess((CUdeviceptr)va, size, desc, n));
+	return cm_vmm_status(cm_real.cuMemSetAccess((CUdeviceptr)va, size, desc, n));
 }
 
 void cm_vmm_backend_init(cm_backend *be, int devices)
 {
-	if (!cm_drv.cuMemAddressReserve || !cm_drv.cuMemAddressFree || !cm_drv.cuMemCreate ||
-	    !cm_drv.cuMemRelease || !cm_drv.cuMemMap || !cm_drv.cuMemUnmap ||
-	    !cm_drv.cuMemSetAccess || !cm_drv.cuMemGetAllocationGranularity ||
-	    !cm_drv.cuDeviceCanAccessPeer)
+	if (!cm_real.cuMemAddressReserve || !cm_real.cuMemAddressFree || !cm_real.cuMemCreate ||
+	    !cm_real.cuMemRelease || !cm_real.cuMemMap || !cm_real.cuMemUnmap ||
+	    !cm_real.cuMemSetAccess || !cm_real.cuMemGetAllocationGranularity ||
+	    !cm_real.cuDeviceCanAccessPeer)
 		return;
 	cm_vmm_devices = devices;
 	be->vmm_reserve = cm_vmm_reserve;

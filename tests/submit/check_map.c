@@ -1,7 +1,6 @@
-/* tests/submit/check_map.c - the version script merged from
- * interpose/cachemalloc.map and the generated interpose/submit_hooks.map
- * (gen_submit_hooks.py --merge-map) exports every generated wrapper and
- * nothing else of submit_hooks.c.
+/* tests/submit/check_map.c - the generated version script
+ * interpose/cachemalloc.map exports every generated wrapper (the names of
+ * interpose/submit_hooks.map) and nothing else of submit_hooks.c.
  *     check_map MODULE SUBMIT_HOOKS_MAP
  * docs/design.md, "Seeing every submission". */
 #include <dlfcn.h>
@@ -33,7 +32,7 @@ int main(int argc, char **argv)
 		}
 	}
 	const char *hidden[] = { "cm_submit_table", "cm_submit_count", "cm_lib_submit",
-				 "cm_submit_resolve" };
+				 "cm_drv_resolve", "cm_real" };
 	for (size_t i = 0; i < sizeof hidden / sizeof hidden[0]; i++)
 		if (dlsym(h, hidden[i])) {
 			fprintf(stderr, "check_map: %s is exported\n", hidden[i]);

@@ -4,7 +4,7 @@
  * and the arguments and the result pass through unchanged. No GPU, no
  * libcuda. docs/design.md, "Seeing every submission".
  */
-#define __CUDA_API_VERSION_INTERNAL 1 /* declares every export the hooks define */
+/* built with -D__CUDA_API_VERSION_INTERNAL=1, as interpose/: every export declared */
 #include <cuda.h>
 
 #include <stdio.h>
@@ -12,6 +12,9 @@
 #include <string.h>
 
 #include "hook_entry.h"
+#include "real.h"
+
+cm_real_fns cm_real; /* the library's store (hook_table.c), filled by the fakes */
 
 static int failures;
 #define CHECK(c) \
@@ -43,16 +46,19 @@ void cm_lib_submit(CUstream s, bool ptsz)
 	n_submits++;
 }
 
-static void *fake_for(const char *symbol);
+static cm_fn fake_for(const char *symbol);
 
-void cm_submit_resolve(void)
+bool cm_drv_resolve(void)
 {
 	n_resolves++;
 	for (size_t i = 0; i < cm_submit_count; i++) {
-		void *f = fake_for(cm_submit_table[i].symbol);
+		cm_fn f = fake_for(cm_submit_table[i].symbol);
+		void *address;
+		memcpy(&address, &f, sizeof(address)); /* as dlsym gives it */
 		if (f)
-			__atomic_store_n(cm_submit_table[i].real, f, __ATOMIC_RELAXED);
+			__atomic_store_n(cm_submit_table[i].real, address, __ATOMIC_RELAXED);
 	}
+	return true;
 }
 
 static void reset(void)
@@ -121,22 +127,22 @@ static CUresult fake_instantiate(CUgraphExec *exec, CUgraph g, CUDA_GRAPH_INSTAN
 	return RESULT;
 }
 
-static void *fake_for(const char *symbol)
+static cm_fn fake_for(const char *symbol)
 {
 	static const struct {
 		const char *symbol;
-		void *fn;
+		cm_fn fn;
 	} fakes[] = {
-		{ "cuLaunchKernel", (void *)fake_launch_kernel },
-		{ "cuLaunchKernel_ptsz", (void *)fake_launch_kernel },
-		{ "cuMemcpyHtoD", (void *)fake_htod_v1 },
-		{ "cuMemcpyHtoD_v2", (void *)fake_htod },
-		{ "cuMemcpyHtoD_v2_ptds", (void *)fake_htod },
-		{ "cuLaunchKernelEx", (void *)fake_launch_ex },
-		{ "cuLaunchKernelEx_ptsz", (void *)fake_launch_ex },
-		{ "cuMemcpyAsync_ptsz", (void *)fake_memcpy_async },
-		{ "cuLaunchCooperativeKernelMultiDevice", (void *)fake_multi_device },
-		{ "cuGraphInstantiateWithParams", (void *)fake_instantiate },
+		{ "cuLaunchKernel", (cm_fn)fake_launch_kernel },
+		{ "cuLaunchKernel_ptsz", (cm_fn)fake_launch_kernel },
+		{ "cuMemcpyHtoD", (cm_fn)fake_htod_v1 },
+		{ "cuMemcpyHtoD_v2", (cm_fn)fake_htod },
+		{ "cuMemcpyHtoD_v2_ptds", (cm_fn)fake_htod },
+		{ "cuLaunchKernelEx", (cm_fn)fake_launch_ex },
+		{ "cuLaunchKernelEx_ptsz", (cm_fn)fake_launch_ex },
+		{ "cuMemcpyAsync_ptsz", (cm_fn)fake_memcpy_async },
+		{ "cuLaunchCooperativeKernelMultiDevice", (cm_fn)fake_multi_device },
+		{ "cuGraphInstantiateWithParams", (cm_fn)fake_instantiate },
 	};
 	for (size_t i = 0; i < sizeof fakes / sizeof fakes[0]; i++)
 		if (!strcmp(fakes[i].symbol, symbol))
@@ -190,7 +196,7 @@ static void test_entries(void)
 	const cm_hook_entry *e;
 	if ((e = entry("cuLaunchKernel_ptsz")))
 		CHECK(!strcmp(e->lookup, "cuLaunchKernel") && e->ptsz &&
-		      e->hook == (void *)cuLaunchKernel_ptsz);
+		      e->hook == (cm_fn)cuLaunchKernel_ptsz);
 	if ((e = entry("cuMemcpyHtoD_v2")))
 		CHECK(!strcmp(e->lookup, "cuMemcpyHtoD") && !e->ptsz);
 	if ((e = entry("cuMemcpyHtoD_v2_ptds")))

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Generate the driver API's submission hooks from cuda.h.
+"""Generate the library's hooks, their real functions and its version
+script from interpose/hooks.table, the one list of every function the
+library hooks or calls, and the driver's submission wrappers from cuda.h.
 
 Reads cuda.h through the C preprocessor three times (plain; with
 CUDA_API_PER_THREAD_DEFAULT_STREAM, which names the _ptsz/_ptds exports; with
@@ -7,20 +9,24 @@ __CUDA_API_VERSION_INTERNAL, which declares the older ABIs the driver still
 exports, such as cuMemcpyHtoD v1), collects every `CUresult name(params);`,
 classifies each function that touches a stream and writes
 
-    interpose/submit_hooks.c    one wrapper per SUBMIT export and the table
-    interpose/submit_hooks.map  the wrappers' names, `name;` a line
+    interpose/hook_table.h      every hook's declaration (exported), the
+                                typed store of the real functions (cm_real)
+                                and the callers of the hand rows' (cm_real_*)
+    interpose/hook_table.c      the store's names and the lookup table
+    interpose/submit_hooks.c    one wrapper per SUBMIT export and its table
+    interpose/cachemalloc.map   the version script: every export
+    interpose/submit_hooks.map  the wrappers' names, `name;` a line (a test's)
 
 docs/design.md, "Seeing every submission", gives the rules. A function that
 takes a stream (or a struct carrying one, or has a _ptsz/_ptds variant) and
 is neither SUBMIT, reviewed (interpose/submit_reviewed.txt) nor HAND_HOOKED
-makes the script fail. So does an export of a hand-hooked name (one
-exported by interpose/cachemalloc.map, every ABI version and _ptsz variant
-of it: cuStreamBeginCapture, _ptsz, _v2, _v2_ptsz) without a hand-written
-hook, exported and in a lookup table (CM_HOOK... entries in interpose/).
+makes the script fail. So does an export of a hand-hooked name (every ABI
+version and _ptsz variant of it: cuStreamBeginCapture, _ptsz, _v2,
+_v2_ptsz) without a row, and a hand row whose hook is not defined exactly
+once, in its file, as a plain function of its name.
 
-    scripts/gen_submit_hooks.py [--cuda-include DIR] [--cc CC]   regenerate
-    scripts/gen_submit_hooks.py --check ...                      compare only
-    scripts/gen_submit_hooks.py --merge-map HAND LIST OUT        one version script
+    scripts/gen_hooks.py [--cuda-include DIR] [--cc CC]   regenerate
+    scripts/gen_hooks.py --check ...                      compare only
 """
 
 import argparse
@@ -31,10 +37,13 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = 'interpose/hooks.table'
+OUT_H = 'interpose/hook_table.h'
+OUT_TABLE_C = 'interpose/hook_table.c'
 OUT_C = 'interpose/submit_hooks.c'
 OUT_MAP = 'interpose/submit_hooks.map'
+OUT_VERSION_SCRIPT = 'interpose/cachemalloc.map'
 REVIEWED = 'interpose/submit_reviewed.txt'
-HAND_MAP = 'interpose/cachemalloc.map'
 # Hooked by the lookup wrappers themselves (interpose/lookup.c), not by a
 # table entry.
 LOOKUP_HOOKS = {'cuGetProcAddress', 'cuGetProcAddress_v2'}
@@ -45,47 +54,15 @@ RUNS = [
     ('internal', ['-D__CUDA_API_VERSION_INTERNAL']),
 ]
 
-# Hooked by hand (interpose/, beside the runtime hooks): every export whose
-# cuGetProcAddress name is here is covered there, and its hook calls
-# cm_lib_submit itself where it queues work. Not defined in submit_hooks.c.
-HAND_HOOKED = {
-    'cuMemAllocAsync': 'stream-ordered allocation: the cache serves it',
-    'cuMemFreeAsync': 'stream-ordered free: the cache takes it',
-    'cuStreamSynchronize': 'proves the stream idle',
-    'cuStreamCreate': 'stream creation',
-    'cuStreamCreateWithPriority': 'stream creation',
-    'cuStreamDestroy': 'stream destruction',
-    'cuStreamBeginCapture': 'capture begin: counts active captures',
-    'cuStreamBeginCaptureToGraph': 'capture begin: counts active captures',
-    'cuStreamEndCapture': 'capture end: counts active captures',
-}
-
-# Functions that queue work on their stream argument (a CUstream parameter,
-# or a const CUlaunchConfig * whose hStream is the stream), or make it wait,
-# by cuGetProcAddress name: every export of each is wrapped.
-SUBMIT = {
-    # kernels and host functions
-    'cuLaunchKernel', 'cuLaunchKernelEx', 'cuLaunchCooperativeKernel', 'cuLaunchGridAsync',
-    'cuLaunchHostFunc', 'cuStreamAddCallback',
-    # graphs
-    'cuGraphLaunch', 'cuGraphUpload',
-    # copies and sets
-    'cuMemcpyAsync', 'cuMemcpyPeerAsync', 'cuMemcpy3DPeerAsync', 'cuMemcpyHtoDAsync',
-    'cuMemcpyDtoHAsync', 'cuMemcpyDtoDAsync', 'cuMemcpyHtoAAsync', 'cuMemcpyAtoHAsync',
-    'cuMemcpy2DAsync', 'cuMemcpy3DAsync', 'cuMemcpyBatchAsync', 'cuMemcpy3DBatchAsync',
-    'cuMemsetD8Async', 'cuMemsetD16Async', 'cuMemsetD32Async', 'cuMemsetD2D8Async',
-    'cuMemsetD2D16Async', 'cuMemsetD2D32Async', 'cuMemBatchDecompressAsync',
-    # events, waits, memory operations on the stream
-    'cuEventRecord', 'cuEventRecordWithFlags', 'cuStreamWaitEvent', 'cuStreamWaitValue32',
-    'cuStreamWaitValue64', 'cuStreamWriteValue32', 'cuStreamWriteValue64', 'cuStreamBatchMemOp',
-    'cuSignalExternalSemaphoresAsync', 'cuWaitExternalSemaphoresAsync',
-    # stream-ordered memory management
-    'cuMemAllocFromPoolAsync', 'cuMemMapArrayAsync', 'cuMemPrefetchAsync',
-    'cuMemPrefetchBatchAsync', 'cuMemDiscardBatchAsync', 'cuMemDiscardAndPrefetchBatchAsync',
-    'cuStreamAttachMemAsync',
-    # graphics interop: stream-ordered with the graphics API's work
-    'cuGraphicsMapResources', 'cuGraphicsUnmapResources',
-}
+# HAND_HOOKED and SUBMIT come from interpose/hooks.table (read_table):
+# HAND_HOOKED, the cuGetProcAddress names hooked by hand (every export of
+# each is covered in interpose/, and a hook that queues work calls
+# cm_lib_submit itself); SUBMIT, the names of the rows `submit` that are
+# neither SPECIAL nor LEGACY_NULL_STREAM: functions that queue work on
+# their stream argument (a CUstream parameter, or a const CUlaunchConfig *
+# whose hStream is the stream), or make it wait.
+HAND_HOOKED = set()
+SUBMIT = set()
 
 # Functions that use the legacy NULL stream implicitly and have no _ptds
 # variant (those that have one are found from it).
@@ -369,7 +346,7 @@ def classify(funcs, carrying, reviewed, cuda_h_text):
         configs = [p for p in f.params if p.type == 'const CUlaunchConfig *']
         touches = bool(carries) or f.lookup in ptsz_lookups or f.lookup in implicit_lookups
         if f.lookup in HAND_HOOKED:
-            f.cls = 'hand'
+            f.cls = 'hand' if touches else None
         elif f.lookup in reviewed:
             if f.lookup in implicit_lookups:
                 errors.append('%s: reviewed, but it uses the default stream implicitly' % f.name)
@@ -390,7 +367,7 @@ def classify(funcs, carrying, reviewed, cuda_h_text):
             f.cls, f.stream = 'implicit', 'NULL'
         elif touches:
             errors.append('unclassified stream-taking function %s(%s): add %s to SUBMIT in '
-                          'scripts/gen_submit_hooks.py if it queues work on a stream or makes '
+                          'interpose/hooks.table (a row `submit`) if it queues work on a stream or makes '
                           'one wait, else to %s with the reason'
                           % (f.name, f.params_text, f.lookup, REVIEWED))
             continue
@@ -423,40 +400,116 @@ def classify(funcs, carrying, reviewed, cuda_h_text):
     return errors
 
 
-def read_hand_hooks():
-    """(exported cu* names of the hand list, names with a table entry)."""
-    with open(os.path.join(ROOT, HAND_MAP)) as f:
-        text = re.sub(r'/\*.*?\*/', '', f.read(), flags=re.S)
-    glob = text.split('local:')[0]
-    exported = set(re.findall(r'^\s*(cu(?!da)\w+)\s*;', glob, re.M))
-    tables = set()
-    idir = os.path.join(ROOT, 'interpose')
-    for name in sorted(os.listdir(idir)):
-        if name.endswith('.c') and name != os.path.basename(OUT_C):
-            with open(os.path.join(idir, name)) as f:
-                tables |= set(re.findall(r'\bCM_HOOK\w*\(\s*(cu\w+)\s*,', f.read()))
-    return exported, tables
+# ---- interpose/hooks.table ----
+
+SHAPES = {'cached_alloc', 'cached_free', 'alloc', 'free', 'serve', 'sync', 'watch', 'query',
+          'context', 'pass', 'lookup', 'real', 'submit'}
 
 
-def check_hand_versions(funcs, exported, tables):
-    """Every export of a hand-hooked cuGetProcAddress name has a hook: an
+class Row:
+    def __init__(self, n, fields):
+        (self.symbol, self.lookup, self.abi, self.shape, self.file, self.serves,
+         self.returns) = fields[:7]
+        self.params = fields[7]
+        self.line = n
+        self.hooked = self.shape not in ('real', 'submit')
+        self.runtime = self.symbol.startswith('cuda')
+        self.driver = self.symbol.startswith('cu') and not self.runtime
+
+    def args(self):
+        """The parameters' names, for a call."""
+        if self.params.strip() in ('(void)', '()'):
+            return ''
+        return ', '.join(re.findall(r'(\w+)\s*(?:\[\])?\s*$', p)[0]
+                         for p in split_top(self.params.strip()[1:-1]))
+
+    def ret_type(self):
+        return 'void *' if self.returns == 'void*' else self.returns
+
+
+def read_table(path=None):
+    """The rows of interpose/hooks.table, in order; fills HAND_HOOKED and SUBMIT."""
+    path = path or os.path.join(ROOT, TABLE)
+    rows, seen = [], set()
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split('#', 1)[0].rstrip()
+            if not line.strip():
+                continue
+            head, paren, params = line.partition('(')
+            fields = head.split()
+            if paren:
+                fields.append('(' + params)
+            if len(fields) != 8:
+                raise Fail('%s:%d: 8 columns expected, found %d' % (TABLE, n, len(fields)))
+            row = Row(n, fields)
+            if row.shape not in SHAPES:
+                raise Fail('%s:%d: unknown shape %s' % (TABLE, n, row.shape))
+            if row.symbol in seen:
+                raise Fail('%s:%d: %s has two rows' % (TABLE, n, row.symbol))
+            if row.shape != 'submit' and not row.params.startswith('('):
+                raise Fail('%s:%d: %s needs its parameters' % (TABLE, n, row.symbol))
+            if row.hooked and row.driver and row.lookup == '-':
+                raise Fail('%s:%d: the driver hook %s needs its cuGetProcAddress name, so that '
+                           'dlsym and cuGetProcAddress hand it out' % (TABLE, n, row.symbol))
+            abi = re.search(r'_v(\d+)(?:_pt(?:sz|ds))?$', row.symbol)
+            if row.abi != '*' and row.abi != (abi.group(1) if abi else '1'):
+                raise Fail('%s:%d: %s is ABI version %s, not %s'
+                           % (TABLE, n, row.symbol, abi.group(1) if abi else '1', row.abi))
+            seen.add(row.symbol)
+            rows.append(row)
+    HAND_HOOKED.clear()
+    HAND_HOOKED.update(r.lookup for r in rows if r.hooked and r.driver and r.shape != 'lookup')
+    SUBMIT.clear()
+    SUBMIT.update(r.lookup for r in rows if r.shape == 'submit')
+    SUBMIT.difference_update(SPECIAL, LEGACY_NULL_STREAM)
+    for name in sorted((set(SPECIAL) | LEGACY_NULL_STREAM) - {r.lookup for r in rows}):
+        raise Fail('%s: %s (the script\'s SPECIAL or LEGACY_NULL_STREAM) has no row `submit`'
+                   % (TABLE, name))
+    return rows
+
+
+def check_hand_versions(funcs, rows):
+    """Every export of a hand-hooked cuGetProcAddress name has a row: an
     ABI version left to the driver is a call the cache never sees (a
     capture begun through cuStreamBeginCapture, a stream destroyed through
     cuStreamDestroy)."""
     errors = []
-    hand = {lookup_name(n) for n in exported} | set(HAND_HOOKED)
+    hooked = {r.symbol for r in rows if r.hooked}
     for f in sorted(funcs.values(), key=lambda f: f.name):
-        if f.lookup not in hand:
-            continue
-        if f.name not in exported:
+        if f.lookup in HAND_HOOKED and f.name not in hooked:
             errors.append('%s: an ABI version of %s, which is hooked by hand, has no hook: '
-                          'hook it (interpose/driver_hooks*.c) and export it in %s'
-                          % (f.name, f.lookup, HAND_MAP))
-        elif f.name not in tables and f.name not in LOOKUP_HOOKS:
-            errors.append('%s: exported by %s but in no CM_HOOK table: dlsym and '
-                          'cuGetProcAddress would give the driver\'s' % (f.name, HAND_MAP))
-    for name in sorted(exported - set(funcs) - LOOKUP_HOOKS):
-        errors.append('%s exports %s, which cuda.h does not declare' % (HAND_MAP, name))
+                          'add its row to %s and write it (interpose/driver_hooks*.c)'
+                          % (f.name, f.lookup, TABLE))
+    for r in rows:
+        if r.driver and r.shape != 'submit' and r.symbol not in funcs:
+            errors.append('%s:%d: cuda.h does not declare %s' % (TABLE, r.line, r.symbol))
+    return errors
+
+
+def check_definitions(rows):
+    """Each hand row's hook is defined once, in its file, as a plain
+    function of its own name (what a reader's grep and ctags find)."""
+    errors = []
+    idir = os.path.join(ROOT, 'interpose')
+    texts = {}
+    for name in sorted(os.listdir(idir)):
+        if name.endswith('.c') and name not in (os.path.basename(OUT_C),
+                                                os.path.basename(OUT_TABLE_C)):
+            with open(os.path.join(idir, name)) as f:
+                texts[name] = f.read()
+    for r in rows:
+        if not r.hooked:
+            continue
+        pat = re.compile(r'^(?:CM_\w+ )*(?:\w+ )+\**%s\(' % re.escape(r.symbol), re.M)
+        where = [(name, sum(1 for line in text.splitlines()
+                            if pat.match(line) and not line.rstrip().endswith(';')))
+                 for name, text in texts.items()]
+        where = [(name, k) for name, k in where if k]
+        if where != [(r.file, 1)]:
+            errors.append('%s:%d: %s must be defined once, in interpose/%s, as a plain function '
+                          '(found: %s)' % (TABLE, r.line, r.symbol, r.file,
+                                           ', '.join('%s %d' % w for w in where) or 'none'))
     return errors
 
 
@@ -484,20 +537,29 @@ CLASS_TEXT = [
 ]
 
 
-def generate(funcs, version):
-    sub = [f for f in sorted(funcs.values(), key=lambda f: f.name)
-           if f.cls in ('stream', 'config', 'implicit', 'special')]
+def submit_functions(funcs):
+    return [f for f in sorted(funcs.values(), key=lambda f: f.name)
+            if f.cls in ('stream', 'config', 'implicit', 'special')]
+
+
+def generated_by(name, version, what):
+    return ['/* interpose/%s - GENERATED: do not edit.' % name,
+            ' *',
+            ' * Made by scripts/gen_hooks.py from interpose/hooks.table and cuda.h',
+            ' * (CUDA_VERSION %d); the unit test hooks-generated fails when it' % version,
+            ' * differs from what the script makes (--check).'] + \
+           [' * ' + l for l in wrap(what, 74)]
+
+
+def generate_submit(funcs, version):
+    sub = submit_functions(funcs)
     hand = sorted(f.name for f in funcs.values() if f.cls == 'hand')
+    hand_lookups = sorted({f.lookup for f in funcs.values() if f.cls == 'hand'})
     var = sorted(f.name for f in funcs.values() if f.cls == 'variadic')
     counts = ', '.join('%d %s' % (sum(f.cls == c for f in sub), t) for c, t in CLASS_TEXT)
-    c = []
+    c = generated_by('submit_hooks.c', version,
+                     'docs/design.md, "Seeing every submission", gives the rules.')
     w = c.append
-    w('/* interpose/submit_hooks.c - GENERATED: do not edit.')
-    w(' *')
-    w(' * Generated from cuda.h (CUDA_VERSION %d) by' % version)
-    w(' *     scripts/gen_submit_hooks.py [--cuda-include DIR]')
-    w(' * and checked by the unit test submit-hooks-generated (--check).')
-    w(' * docs/design.md, "Seeing every submission", gives the rules.')
     w(' *')
     w(' * One wrapper per exported driver function that queues work on a stream or')
     w(' * makes one wait: it tells cm_lib_submit which stream, calls the driver,')
@@ -508,63 +570,200 @@ def generate(funcs, version):
     w(' *')
     w(' * Hooked by hand elsewhere (HAND_HOOKED), not defined here, each calling')
     w(' * cm_lib_submit itself where it queues work: every export of')
-    for line in wrap(', '.join(sorted(HAND_HOOKED)) + ':', 74):
+    for line in wrap(', '.join(hand_lookups) + ':', 74):
         w(' * ' + line)
     for line in wrap(', '.join(hand), 74):
         w(' *   ' + line)
     if var:
         w(' * Variadic, not wrapped: ' + ', '.join(var))
     w(' */')
-    w('/* The older ABIs and the _ptsz/_ptds names are declared only under this')
-    w(' * define; with them declared each wrapper below is checked against the')
-    w(' * header\'s prototype of the same name. */')
-    w('#define __CUDA_API_VERSION_INTERNAL 1')
-    w('#include <cuda.h>')
-    w('')
     w('#include "hook_entry.h"')
-    w('')
-    w('#ifndef CM_EXPORT')
-    w('#define CM_EXPORT __attribute__((visibility("default")))')
-    w('#endif')
+    w('#include "real.h"')
     w('')
     w('#define CM_SUBMIT_COUNT %d' % len(sub))
-    w('')
-    w('/* The driver\'s functions, filled by cm_submit_resolve (atomic stores). */')
-    w('static void *cm_submit_real[CM_SUBMIT_COUNT];')
-    w('')
-    w('__attribute__((noinline, cold)) static void *cm_submit_slow(size_t i)')
-    w('{')
-    w('\tcm_submit_resolve();')
-    w('\treturn __atomic_load_n(&cm_submit_real[i], __ATOMIC_RELAXED);')
-    w('}')
-    for i, f in enumerate(sub):
+    for f in sub:
         args = ', '.join(p.name for p in f.params)
         w('')
-        w('CM_EXPORT CUresult %s(%s)' % (f.name, f.params_text))
+        w('CUresult %s(%s)' % (f.name, f.params_text))
         w('{')
         if f.cls == 'special':
             w('\t' + f.stream)
         else:
             w('\tcm_lib_submit(%s, %s);' % (f.stream, c_bool(f.ptsz)))
-        w('\tvoid *cm_fn = __atomic_load_n(&cm_submit_real[%d], __ATOMIC_RELAXED);' % i)
-        w('\tif (__builtin_expect(cm_fn == NULL, 0) && (cm_fn = cm_submit_slow(%d)) == NULL)' % i)
+        w('\t__typeof__(cm_real.%s) cm_fn = __atomic_load_n(&cm_real.%s, __ATOMIC_RELAXED);'
+          % (f.name, f.name))
+        w('\tif (__builtin_expect(cm_fn == NULL, 0) && (!cm_drv_resolve() || !(cm_fn = cm_real.%s)))'
+          % f.name)
         w('\t\treturn CUDA_ERROR_NOT_FOUND;')
-        w('\tCUresult cm_r = ((__typeof__(&%s))cm_fn)(%s);' % (f.name, args))
+        w('\tCUresult cm_r = cm_fn(%s);' % args)
         w('\tcm_lib_submitted();')
         w('\treturn cm_r;')
         w('}')
     w('')
     w('const cm_hook_entry cm_submit_table[CM_SUBMIT_COUNT] = {')
-    for i, f in enumerate(sub):
-        w('\t{ .symbol = "%s", .lookup = "%s", .ptsz = %s, .hook = (void *)%s, .real = &cm_submit_real[%d] },'
-          % (f.name, f.lookup, c_bool(f.ptsz), f.name, i))
+    for f in sub:
+        w('\t{ .symbol = "%s", .lookup = "%s", .ptsz = %s, .hook = (cm_fn)%s, .real = (void **)&cm_real.%s },'
+          % (f.name, f.lookup, c_bool(f.ptsz), f.name, f.name))
     w('};')
     w('const size_t cm_submit_count = CM_SUBMIT_COUNT;')
-    m = ['/* interpose/submit_hooks.map - GENERATED by scripts/gen_submit_hooks.py from',
-         ' * cuda.h (CUDA_VERSION %d): the exports of submit_hooks.c, for the global:' % version,
-         ' * list of the library\'s version script (--merge-map). */']
+    m = ['/* interpose/submit_hooks.map - GENERATED by scripts/gen_hooks.py from',
+         ' * cuda.h (CUDA_VERSION %d): the exports of submit_hooks.c, which' % version,
+         ' * cachemalloc.map has too (tests/submit checks them on a module). */']
     m += ['%s;' % f.name for f in sub]
     return '\n'.join(c) + '\n', '\n'.join(m) + '\n', sub
+
+
+def proto(ret, name, params):
+    ret = ret.rstrip()
+    return '%s%s%s%s' % (ret, '' if ret.endswith('*') else ' ', name, params)
+
+
+def generate_header(rows, funcs, version):
+    sub = submit_functions(funcs)
+    h = generated_by('hook_table.h', version,
+                     'Included by real.h. Every hook the library exports, declared '
+                     'once with its visibility (each defined once, as a plain function '
+                     'of its name, in the file its row names), and cm_real: one typed '
+                     'slot per real function, filled when the runtime or the driver is '
+                     'found (real.c), with cm_real_<name>, the call of a hand row\'s real '
+                     'function: the runtime\'s under the re-entry guard.')
+    w = h.append
+    w(' */')
+    w('#ifndef CM_HOOK_TABLE_H')
+    w('#define CM_HOOK_TABLE_H')
+    w('')
+    w('#ifndef CM_REAL_H')
+    w('#error "include real.h, which includes this header"')
+    w('#endif')
+    w('')
+    w('#define CM_EXPORT __attribute__((visibility("default")))')
+    w('')
+    w('/* ---- the hooks (shape, file) ---- */')
+    for r in rows:
+        if r.hooked:
+            hot = '__attribute__((hot)) ' if r.shape.startswith('cached_') else ''
+            w('CM_EXPORT %s%s; /* %s, %s */' % (hot, proto(r.ret_type(), r.symbol, r.params),
+                                                r.shape, r.file))
+    w('/* The submission wrappers (submit_hooks.c). */')
+    for f in sub:
+        w('CM_EXPORT CUresult %s(%s);' % (f.name, f.params_text))
+    w('')
+    w('/* ---- the real functions: one store ---- */')
+    w('typedef struct cm_real_fns {')
+    for r in rows:
+        if r.shape != 'submit' and (r.runtime or r.driver):
+            w('\t%s;' % proto(r.ret_type(), '(*%s)' % r.symbol, r.params))
+    for f in sub:
+        w('\tCUresult (*%s)(%s);' % (f.name, f.params_text))
+    w('} cm_real_fns;')
+    w('extern cm_real_fns cm_real;')
+    w('')
+    w('/* The store\'s slots by name, for real.c: the runtime\'s and the driver\'s. */')
+    w('typedef struct cm_real_slot {')
+    w('\tconst char *name;')
+    w('\tvoid **slot;')
+    w('} cm_real_slot;')
+    w('extern const cm_real_slot cm_real_runtime_slots[];')
+    w('extern const size_t cm_real_runtime_count;')
+    w('extern const cm_real_slot cm_real_driver_slots[];')
+    w('extern const size_t cm_real_driver_count;')
+    w('')
+    w('/* ---- the hand rows\' real calls: the runtime\'s under the re-entry guard ---- */')
+    for r in rows:
+        if r.shape == 'submit' or not (r.runtime or r.driver):
+            continue
+        w('')
+        w('static inline %s' % proto(r.ret_type(), 'cm_real_' + r.symbol, r.params))
+        w('{')
+        if r.runtime:
+            w('\tif (!cm_real_resolve() || !cm_real.%s)' % r.symbol)
+            w('\t\treturn cudaErrorNotSupported;')
+            w('\tcm_in_cuda++;')
+            w('\tcudaError_t r = cm_real.%s(%s);' % (r.symbol, r.args()))
+            w('\tcm_in_cuda--;')
+            w('\treturn r;')
+            if r.shape in ('cached_alloc', 'alloc'):
+                w('}')
+                w('')
+                w('/* Without the guard: the runtime\'s driver call reaches the cache. */')
+                w('static inline %s' % proto(r.ret_type(), 'cm_real_%s_unguarded' % r.symbol,
+                                            r.params))
+                w('{')
+                w('\tif (!cm_real_resolve() || !cm_real.%s)' % r.symbol)
+                w('\t\treturn cudaErrorNotSupported;')
+                w('\treturn cm_real.%s(%s);' % (r.symbol, r.args()))
+        else:
+            # A context hook of a function the driver lacks answers as the
+            # driver's lookup of it would (CUDA_ERROR_NOT_FOUND).
+            missing = 'CUDA_ERROR_NOT_FOUND' if r.shape == 'context' else 'CUDA_ERROR_NOT_INITIALIZED'
+            w('\treturn cm_drv_resolve() && cm_real.%s ? cm_real.%s(%s) : %s;'
+              % (r.symbol, r.symbol, r.args(), missing))
+        w('}')
+    w('')
+    w('#endif')
+    return '\n'.join(h) + '\n'
+
+
+def generate_table_c(rows, funcs, version):
+    sub = submit_functions(funcs)
+    c = generated_by('hook_table.c', version,
+                     'The store of the real functions and its names (real.c fills it), and '
+                     'the table of the hand-written driver hooks that the lookup wrappers '
+                     '(lookup.c) substitute, sorted by symbol; the submission wrappers\' '
+                     'is cm_submit_table (submit_hooks.c).')
+    w = c.append
+    w(' */')
+    w('#include "hook_entry.h"')
+    w('#include "real.h"')
+    w('')
+    w('cm_real_fns cm_real;')
+    w('')
+    w('const cm_real_slot cm_real_runtime_slots[] = {')
+    for r in rows:
+        if r.runtime and r.shape != 'submit':
+            w('\t{ "%s", (void **)&cm_real.%s },' % (r.symbol, r.symbol))
+    w('};')
+    w('const size_t cm_real_runtime_count = sizeof(cm_real_runtime_slots) / sizeof(cm_real_runtime_slots[0]);')
+    w('')
+    w('const cm_real_slot cm_real_driver_slots[] = {')
+    for r in rows:
+        if r.driver and r.shape != 'submit':
+            w('\t{ "%s", (void **)&cm_real.%s },' % (r.symbol, r.symbol))
+    for f in sub:
+        w('\t{ "%s", (void **)&cm_real.%s },' % (f.name, f.name))
+    w('};')
+    w('const size_t cm_real_driver_count = sizeof(cm_real_driver_slots) / sizeof(cm_real_driver_slots[0]);')
+    w('')
+    w('const cm_hook_entry cm_hook_table[] = {')
+    for r in sorted((r for r in rows if r.hooked and r.driver), key=lambda r: r.symbol):
+        w('\t{ .symbol = "%s", .lookup = "%s", .ptsz = %s, .hook = (cm_fn)%s, .real = (void **)&cm_real.%s },'
+          % (r.symbol, r.lookup, c_bool(r.symbol.endswith('_ptsz')), r.symbol, r.symbol))
+    w('};')
+    w('const size_t cm_hook_count = sizeof(cm_hook_table) / sizeof(cm_hook_table[0]);')
+    return '\n'.join(c) + '\n'
+
+
+def generate_version_script(rows, funcs, version):
+    sub = submit_functions(funcs)
+    m = ['/* interpose/cachemalloc.map - GENERATED by scripts/gen_hooks.py from',
+         ' * interpose/hooks.table and cuda.h (CUDA_VERSION %d): do not edit.' % version,
+         ' * Only the hooks are exported, unversioned, so that they bind to the',
+         ' * program\'s references to cudaMalloc@libcudart.so.N and to the driver\'s',
+         ' * unversioned names. */',
+         '{',
+         '\tglobal:']
+    m += ['\t\t%s;' % r.symbol for r in rows if r.hooked]
+    m += ['\t\t%s;' % f.name for f in sub]
+    m += ['\tlocal:', '\t\t*;', '};']
+    return '\n'.join(m) + '\n'
+
+
+def generate(rows, funcs, version):
+    c_text, map_text, sub = generate_submit(funcs, version)
+    return [(OUT_H, generate_header(rows, funcs, version)),
+            (OUT_TABLE_C, generate_table_c(rows, funcs, version)),
+            (OUT_C, c_text), (OUT_MAP, map_text),
+            (OUT_VERSION_SCRIPT, generate_version_script(rows, funcs, version))], sub
 
 
 def wrap(text, width):
@@ -580,33 +779,13 @@ def wrap(text, width):
     return lines
 
 
-def merge_map(hand, lst, out):
-    """HAND's version script with LIST's `name;` lines added before local:."""
-    with open(hand) as f:
-        text = f.read()
-    with open(lst) as f:
-        names = [l.strip() for l in f if re.match(r'^\s*\w+;\s*$', l)]
-    m = re.search(r'^(\s*)local\s*:', text, re.M)
-    if not m:
-        raise Fail('%s: no local: section' % hand)
-    indent = re.search(r'^(\s*)\w+;', text, re.M)
-    ind = indent.group(1) if indent else '\t\t'
-    add = ''.join('%s%s\n' % (ind, n) for n in names)
-    text = text[:m.start()] + add + text[m.start():]
-    if os.path.exists(out):
-        with open(out) as f:
-            if f.read() == text:
-                return
-    with open(out, 'w') as f:
-        f.write(text)
-
-
 def analyse(cc, inc, extra=''):
     """(CUDA_VERSION, functions by export name, reviewed list, errors).
     extra: declarations appended to each run's text (the self-test)."""
     with open(os.path.join(inc, 'cuda.h')) as f:
         cuda_h = f.read()
     version = cuda_version(cc, inc)
+    rows = read_table()
     funcs, decls_all = {}, []
     for run, defines in RUNS:
         decls, _, fs = parse(preprocess(cc, inc, defines) + '\n' + extra)
@@ -621,8 +800,9 @@ def analyse(cc, inc, extra=''):
     reviewed = read_reviewed(os.path.join(ROOT, REVIEWED))
     errors = classify(funcs, carrying, reviewed, cuda_h)
     errors += check_pfn(funcs, inc)
-    errors += check_hand_versions(funcs, *read_hand_hooks())
-    return version, funcs, reviewed, errors
+    errors += check_hand_versions(funcs, rows)
+    errors += check_definitions(rows)
+    return version, funcs, rows, errors
 
 
 def self_test(cc, inc):
@@ -644,11 +824,21 @@ def self_test(cc, inc):
     implicit_ok = not any('cuMemFrob' in e for e in errors)
     versions = [e for e in errors if e.startswith('cuCtxDestroy_v9: an ABI version')]
     if named != expect or len(errors) != len(expect) + 1 or not implicit_ok or not versions:
-        print('gen_submit_hooks: self-test: expected errors for %s and cuCtxDestroy_v9, got:\n  %s'
+        print('gen_hooks: self-test: expected errors for %s and cuCtxDestroy_v9, got:\n  %s'
               % (', '.join(sorted(expect)), '\n  '.join(errors)), file=sys.stderr)
         return 1
-    print('gen_submit_hooks: self-test: %d unclassified functions and an unhooked ABI version '
-          'refused' % len(expect))
+    # A hand row whose hook is missing, or defined in another file than its row says.
+    missing = Row(0, ['cuMemFrob_v2', 'cuMemFrob', '2', 'watch', 'hooks.c', '-', 'CUresult',
+                      '(int x)'])
+    elsewhere = Row(0, ['cudaMalloc', '-', '1', 'cached_alloc', 'driver_hooks.c', '-',
+                        'cudaError_t', '(void **p, size_t n)'])
+    defs = check_definitions([missing, elsewhere])
+    if len(defs) != 2 or 'found: none' not in defs[0] or 'found: hooks.c 1' not in defs[1]:
+        print('gen_hooks: self-test: expected a missing and a misplaced hook, got:\n  %s'
+              % '\n  '.join(defs), file=sys.stderr)
+        return 1
+    print('gen_hooks: self-test: %d unclassified functions, an unhooked ABI version, a missing '
+          'and a misplaced hook refused' % len(expect))
     return 0
 
 
@@ -659,30 +849,24 @@ def main():
     ap.add_argument('--check', action='store_true',
                     help='compare with the checked-in files instead of writing them')
     ap.add_argument('--summary', action='store_true', help='print the classification')
-    ap.add_argument('--merge-map', nargs=3, metavar=('HAND', 'LIST', 'OUT'),
-                    help="write OUT: HAND's version script with LIST's names added")
     ap.add_argument('--self-test', action='store_true',
                     help='check that unclassified stream-taking functions are refused')
     a = ap.parse_args()
-    me = 'gen_submit_hooks'
+    me = 'gen_hooks'
     try:
-        if a.merge_map:
-            merge_map(*a.merge_map)
-            return 0
         if a.self_test:
             return self_test(a.cc, a.cuda_include)
-        version, funcs, reviewed, errors = analyse(a.cc, a.cuda_include)
+        version, funcs, rows, errors = analyse(a.cc, a.cuda_include)
         if errors:
             for e in errors:
                 print('%s: %s' % (me, e), file=sys.stderr)
             return 1
-        c_text, map_text, sub = generate(funcs, version)
+        outs, sub = generate(rows, funcs, version)
         if a.summary:
             for f in sorted(funcs.values(), key=lambda f: (f.cls or '', f.name)):
                 if f.cls:
                     print('%-9s %-45s %-40s %s' % (f.cls, f.name, f.lookup,
                                                    ' '.join((f.stream or '').split())))
-        outs = [(OUT_C, c_text), (OUT_MAP, map_text)]
         if a.check:
             bad = []
             for rel, text in outs:
@@ -693,18 +877,20 @@ def main():
                 except FileNotFoundError:
                     bad.append(rel)
             if bad:
-                print('%s: %s %s from what cuda.h (CUDA_VERSION %d) under %s gives: '
-                      'run scripts/gen_submit_hooks.py --cuda-include %s and commit the result'
+                print('%s: %s %s from what interpose/hooks.table and cuda.h (CUDA_VERSION %d) under %s give: '
+                      'run scripts/gen_hooks.py --cuda-include %s and commit the result'
                       % (me, ' and '.join(bad), 'differs' if len(bad) == 1 else 'differ',
                          version, a.cuda_include, a.cuda_include),
                       file=sys.stderr)
                 return 1
-            print('%s: %d wrappers, up to date with CUDA_VERSION %d' % (me, len(sub), version))
+            print('%s: %d hand rows and %d wrappers, up to date with CUDA_VERSION %d'
+                  % (me, sum(r.hooked for r in rows), len(sub), version))
             return 0
         for rel, text in outs:
             with open(os.path.join(ROOT, rel), 'w') as f:
                 f.write(text)
-        print('%s: %d wrappers written to %s and %s' % (me, len(sub), OUT_C, OUT_MAP))
+        print('%s: %d hand rows and %d wrappers written to %s'
+              % (me, sum(r.hooked for r in rows), len(sub), ', '.join(rel for rel, _ in outs)))
         return 0
     except Fail as e:
         print('%s: %s' % (me, e), file=sys.stderr)
