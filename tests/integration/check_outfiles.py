@@ -83,8 +83,8 @@ def main():
         check(0 < len(data) <= limit and data.endswith(b"\n"),
               f"full disk: the log ends with a whole line ({len(data)} bytes, limit {limit})",
               repr(data[-200:]))
-        check(all(len(r.split(",")) == 6 for r in rows),
-              "full disk: every line of the log has its six fields", text[-500:])
+        check(all(len(r.split(",")) == 7 for r in rows),
+              "full disk: every line of the log has its seven fields", text[-500:])
         told = [l for l in p.stderr.splitlines() if "log:" in l and "failed" in l]
         check(len(told) == 1, "full disk: the log's failure told once on stderr", p.stderr)
         r, rep = replay(replay_exe, log)
