@@ -26,12 +26,6 @@
 
 static _Atomic uint64_t cm_heap_next_id = 1;
 
-void cm_assert_fail(const char *what, const char *file, int line)
-{
-	fprintf(stderr, "cachemalloc: internal error: %s (%s:%d)\n", what, file, line);
-	abort();
-}
-
 static cm_status cm_device_init(cm_heap *h, cm_device *d, int index)
 {
 	d->heap = h;
@@ -678,4 +672,31 @@ size_t cm_idle_bytes(cm_heap *h, int dev)
 	size_t idle = d->stats.reserved_bytes - d->stats.allocated_bytes;
 	pthread_mutex_unlock(&d->lock);
 	return idle;
+}
+
+/* cudaMemGetInfo as the program should see it: memory idle in the cache
+ * counted as free (memgetinfo_counts_cache), and under memory_limit_mb a
+ * device of that size of which this process's holdings are the used part
+ * (as HAMi-core reports CUDA_DEVICE_MEMORY_LIMIT). */
+void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total)
+{
+	if (dev < 0 || dev >= h->ndev)
+		return;
+	bool counts_cache = h->cfg.memgetinfo_counts_cache;
+	size_t cap = cm_config_memory_limit(&h->cfg, cm_device_ordinal(h, dev));
+	size_t idle = counts_cache ? cm_idle_bytes(h, dev) : 0;
+	if (counts_cache)
+		*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
+	if (cap == SIZE_MAX)
+		return;
+	cm_device *d = &h->devs[dev];
+	pthread_mutex_lock(&d->lock);
+	size_t held = cm_release_held_on_device(d);
+	pthread_mutex_unlock(&d->lock);
+	held = held > idle ? held - idle : 0;
+	if (*total > cap)
+		*total = cap;
+	size_t left = held < *total ? *total - held : 0;
+	if (*free_bytes > left)
+		*free_bytes = left;
 }

@@ -393,6 +393,7 @@ void cm_block_await(cm_device *d, cm_block *b);
 void cm_awaiting_return(cm_device *d, uint64_t proven_epoch);
 void cm_awaiting_forget(cm_device *d);
 void cm_pool_hand_over(cm_device *d, cm_pool *from, cm_pool *to);
+void cm_pool_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed);
 cm_status cm_segment_adopt(cm_device *d, cm_pool *pool, cm_segment *seg, size_t size);
 cm_block *cm_segment_extend(cm_device *d, cm_segment *seg, size_t bytes, bool merge);
 void cm_segment_shrink(cm_device *d, cm_segment *seg, size_t bytes);
@@ -447,7 +448,6 @@ bool cm_stream_capturing(cm_device *d, cm_stream s);
 #define CM_REAP_PENDING 4 /* pending zombies one reap asks about (streams.c) */
 void cm_stream_reap(cm_device *d, bool all_complete);
 void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed);
-void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r);
 void cm_stream_forget_all(cm_device *d);
 void cm_stream_mark_ran(cm_stream_rec *r);
 bool cm_stream_take_ran(cm_stream_rec *r);
@@ -620,6 +620,8 @@ int cm_device_ordinal(const cm_heap *h, int dev); /* the user's device number */
 size_t cm_release_all_locked(cm_device *d);
 size_t cm_release_fitting_locked(cm_device *d, size_t size, bool small);
 bool cm_release_within_limit(cm_device *d, size_t size);
+/* What the process holds on d's physical device (d's lock held). */
+size_t cm_release_held_on_device(cm_device *d);
 void cm_release_gc_locked(cm_device *d, size_t size);
 void cm_release_trim_locked(cm_device *d);
 /* Releases idle memory (kept chunks, free expandable tails, then idle

@@ -150,7 +150,7 @@ static size_t cm_release_limit(cm_device *d)
 /* What the process holds on d's physical device: d's reserved bytes and
  * those its other context slots published (cm_reserved_add). The limits
  * are per device, not per context. */
-static size_t cm_release_held_on_device(cm_device *d)
+size_t cm_release_held_on_device(cm_device *d)
 {
 	cm_heap *h = d->heap;
 	int ordinal = cm_device_ordinal(h, d->index);
@@ -212,31 +212,4 @@ size_t cm_release_down_to_locked(cm_device *d, size_t keep)
 	if (d->stats.reserved_bytes > keep)
 		freed += cm_release_oldest(d, d->stats.reserved_bytes - keep);
 	return freed;
-}
-
-/* cudaMemGetInfo as the program should see it: memory idle in the cache
- * counted as free (memgetinfo_counts_cache), and under memory_limit_mb a
- * device of that size of which this process's holdings are the used part
- * (as HAMi-core reports CUDA_DEVICE_MEMORY_LIMIT). */
-void cm_mem_info_view(cm_heap *h, int dev, size_t *free_bytes, size_t *total)
-{
-	if (dev < 0 || dev >= h->ndev)
-		return;
-	bool counts_cache = h->cfg.memgetinfo_counts_cache;
-	size_t cap = cm_config_memory_limit(&h->cfg, cm_device_ordinal(h, dev));
-	size_t idle = counts_cache ? cm_idle_bytes(h, dev) : 0;
-	if (counts_cache)
-		*free_bytes = *free_bytes + idle > *total ? *total : *free_bytes + idle;
-	if (cap == SIZE_MAX)
-		return;
-	cm_device *d = &h->devs[dev];
-	pthread_mutex_lock(&d->lock);
-	size_t held = cm_release_held_on_device(d);
-	pthread_mutex_unlock(&d->lock);
-	held = held > idle ? held - idle : 0;
-	if (*total > cap)
-		*total = cap;
-	size_t left = held < *total ? *total - held : 0;
-	if (*free_bytes > left)
-		*free_bytes = left;
 }

@@ -29,13 +29,6 @@
 
 #define CM_SLAB_BLOCKS 256
 
-void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta)
-{
-	*cur = (uint64_t)((int64_t)*cur + delta);
-	if (*cur > *peak)
-		*peak = *cur;
-}
-
 static cm_block *cm_block_new(cm_device *d)
 {
 	if (!d->block_freelist) {
@@ -657,6 +650,18 @@ void cm_pool_hand_over(cm_device *d, cm_pool *from, cm_pool *to)
 		cm_pool_seg_leave(seg);
 		cm_pool_seg_join(to, seg);
 	}
+}
+
+/* A stream's record ends (cm_stream_end): first its pools' segments go to
+ * cudaMalloc's pools (the memory wing's part; the record must hold none
+ * when it retires). destroyed: as cm_stream_end. */
+void cm_pool_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
+{
+	if (r->alive) {
+		cm_pool_hand_over(d, &r->small, &d->none_small);
+		cm_pool_hand_over(d, &r->large, &d->none_large);
+	}
+	cm_stream_end(d, r, destroyed);
 }
 
 static bool cm_block_should_split(const cm_device *d, const cm_block *b, size_t size)

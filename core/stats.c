@@ -3,6 +3,13 @@
 
 #include "stats.h"
 
+void cm_stats_level_add(uint64_t *cur, uint64_t *peak, int64_t delta)
+{
+	*cur = (uint64_t)((int64_t)*cur + delta);
+	if (*cur > *peak)
+		*peak = *cur;
+}
+
 void cm_stats_add(cm_stats *into, const cm_stats *from)
 {
 #define CM_X(name, desc) into->name += from->name;

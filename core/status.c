@@ -1,5 +1,15 @@
-/* core/status.c - names of status codes, for messages. */
-#include "backend.h"
+/* core/status.c - names of status codes, for messages, and the stop on an
+ * internal error (cm_assert). Calls nothing of the core. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+void cm_assert_fail(const char *what, const char *file, int line)
+{
+	fprintf(stderr, "cachemalloc: internal error: %s (%s:%d)\n", what, file, line);
+	abort();
+}
 
 const char *cm_status_name(cm_status st)
 {

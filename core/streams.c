@@ -407,12 +407,12 @@ void cm_stream_reap(cm_device *d, bool all_complete)
 	}
 }
 
-/* Segments of a dead stream's pools go to cudaMalloc's pools, where any
- * later reuse is proven through their tags. */
-static void cm_stream_orphan_segments(cm_device *d, cm_stream_rec *r)
+/* The per-thread caches read d->tc_gen (data, not a call up): a new value
+ * drops the blocks they cached under the old one. */
+void cm_tc_new_generation(cm_device *d)
 {
-	cm_pool_hand_over(d, &r->small, &d->none_small);
-	cm_pool_hand_over(d, &r->large, &d->none_large);
+	uint64_t gen = atomic_fetch_add_explicit(&d->heap->tc_gens, 1, memory_order_relaxed) + 1;
+	atomic_store_explicit(&d->tc_gen, gen, memory_order_release);
 }
 
 /* ---- the ran list: the records whose ran flag may be set ----
@@ -496,8 +496,8 @@ static bool cm_stream_record_tail(cm_device *d, cm_stream_rec *r)
 
 /* The one place a record's life as a stream ends. Its handle no longer
  * finds it (the driver may give the handle to a new stream), blocks
- * cached for it are dropped (tc_gen), its segments go to the shared
- * pools. destroyed: the program destroys the stream, whose work may be
+ * cached for it are dropped (tc_gen); its pools hold no segment (the
+ * memory wing's cm_pool_stream_end handed them over first). destroyed: the program destroys the stream, whose work may be
  * pending: it stays a zombie until its tail completes (without a tail it
  * is waited for now; when that fails too, it stays a zombie without a
  * tail, pending until a device synchronization). Otherwise its work is
@@ -516,7 +516,6 @@ void cm_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 		atomic_store(&r->ran, 0); /* its tail (or the caller) covers its work */
 		cm_tc_new_generation(d); /* drops cached blocks keyed by it */
 	}
-	cm_stream_orphan_segments(d, r);
 	const cm_backend *be = d->heap->be;
 	if (destroyed && !cm_stream_record_tail(d, r) &&
 	    be->stream_synchronize(be->ctx, d->index, r->handle) == CM_OK)
@@ -562,11 +561,4 @@ void cm_stream_forget_all(cm_device *d)
 	d->birth_event = NULL;
 	d->retired_streams = NULL; /* their records stay dead; not reused */
 	d->nevents_pooled = 0;
-}
-
-/* A thread exited: its per-thread stream is ordered with legacy, so it
- * needs no zombie; its blocks' tags fall back to epochs. */
-void cm_stream_thread_exit_locked(cm_device *d, cm_stream_rec *r)
-{
-	cm_stream_end(d, r, false);
 }

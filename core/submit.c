@@ -161,7 +161,7 @@ cm_status cm_stream_created(cm_heap *h, int dev, cm_stream s, bool nonblocking)
 		 * named. Unless it is known covered, wait for it now. */
 		if (!h->sees_submissions || atomic_load(&old->ran))
 			cm_device_sync_locked(d);
-		cm_stream_end(d, old, false);
+		cm_pool_stream_end(d, old, false);
 	}
 	cm_stream_rec *r = cm_stream_add(d, s, nonblocking, false);
 	pthread_mutex_unlock(&d->lock);
@@ -200,7 +200,7 @@ cm_status cm_stream_destroying(cm_heap *h, int dev, cm_stream s)
 	pthread_mutex_lock(&d->lock);
 	cm_stream_rec *r = cm_stream_find(d, s);
 	if (r)
-		cm_stream_end(d, r, true);
+		cm_pool_stream_end(d, r, true);
 	pthread_mutex_unlock(&d->lock);
 	return CM_OK;
 }

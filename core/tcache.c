@@ -99,12 +99,6 @@ cm_stream_rec **cm_tc_per_thread_slot(cm_tcache *tc, int dev)
 	return &tc->devs[dev].per_thread;
 }
 
-void cm_tc_new_generation(cm_device *d)
-{
-	uint64_t gen = atomic_fetch_add_explicit(&d->heap->tc_gens, 1, memory_order_relaxed) + 1;
-	atomic_store_explicit(&d->tc_gen, gen, memory_order_release);
-}
-
 /* Keys an empty bin to (size, key) on d. */
 static void cm_tc_key_bin(cm_tcache *tc, cm_tc_bin *bin, cm_device *d, size_t size, cm_stream key,
 			  cm_stream_rec *rec)
@@ -394,7 +388,7 @@ static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 		if (flush)
 			cm_tc_flush_device_locked(tc, d);
 		if (td->per_thread)
-			cm_stream_thread_exit_locked(d, td->per_thread);
+			cm_pool_stream_end(d, td->per_thread, false); /* ordered with legacy: no zombie */
 		cm_tc_unlink_device(d, td);
 		pthread_mutex_unlock(&d->lock);
 		h->retired[i].hits += atomic_load(&td->hits);
