@@ -92,7 +92,7 @@ def main():
     snap = PlainOnly(io.BytesIO(data)).load()
     expect(isinstance(snap, dict), "top level is not a dict")
     check_types(snap, {"segments": list, "device_traces": list}, "snapshot")
-    if "host_stats" in snap:  # pinned host memory (core/host.c)
+    if "host_stats" in snap:  # pinned host memory (core/host/host.c)
         check_types(snap["host_stats"], {k: int for k in HOST_KEYS}, "host_stats")
     stitched = pending = with_frames = device_free = 0
     ints = check_integer_widths(data)

@@ -1,4 +1,4 @@
-/* core/host.c - the pinned host memory cache (docs/design.md, "Pinned host
+/* core/host/host.c - the pinned host memory cache (docs/design.md, "Pinned host
  * memory and pitch").
  *
  * Owns, per heap: every pinned block the cache got from the backend
@@ -34,6 +34,7 @@
  * failed backend allocation releases every cached block and retries once.
  *
  * Lock order: the host lock before a device lock, never under one.
+ * Wing: host. Calls the order and record wings.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* core/backend.h - the device as the core sees it.
+/* core/include/backend.h - the device as the core sees it.
  *
  * The core never includes a CUDA header. Everything it asks of a device goes
  * through this table of operations: real CUDA (interpose/) or the simulated
@@ -85,7 +85,7 @@ typedef struct cm_backend {
 	 * slot, interpose/context.h), for the per-device settings and labels
 	 * the user gives by ordinal (memory_limit_mb, metrics). NULL: the same. */
 	int (*device_ordinal)(void *ctx, int dev);
-	/* Pinned host memory (core/host.c), in device dev's context. flags:
+	/* Pinned host memory (core/host/host.c), in device dev's context. flags:
 	 * the CM_HOST_* of cachemalloc.h (portable, mapped, write-combined).
 	 * host_free waits for the work that may still use the memory, as
 	 * cudaFreeHost does. host_register pins memory the core allocated

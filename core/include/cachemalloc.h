@@ -1,4 +1,4 @@
-/* core/cachemalloc.h - the caching core's API.
+/* core/include/cachemalloc.h - the caching core's API.
  *
  * A cm_heap caches device memory for every device of one backend. The hooks
  * in interpose/ (or a test, the demo, the replayer) translate CUDA calls
@@ -137,16 +137,16 @@ void cm_pool_set_release_threshold(cm_heap *h, int dev, size_t bytes);
  * (tracing). A failure is reported on err and returned, never fatal. */
 bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
 
-/* metrics:PATH (core/metrics.c): writes the statistics as a Prometheus
+/* metrics:PATH (core/serve/metrics.c): writes the statistics as a Prometheus
  * textfile now; or starts the one thread that writes it every period
  * seconds (false, with one line on stderr, when it cannot start). */
 bool cm_metrics_write(cm_heap *h, const char *path, FILE *err);
 /* Writes len bytes to path whole (a temporary file renamed over it,
- * core/outfile.c); a failure is one line on err, naming what. */
+ * core/record/outfile.c); a failure is one line on err, naming what. */
 bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
 bool cm_metrics_start(cm_heap *h, const char *path, unsigned period);
 
-/* log:PATH (core/eventlog.c): writes out what the event log buffers (the
+/* log:PATH (core/record/eventlog.c): writes out what the event log buffers (the
  * library calls it at exit; cm_heap_destroy does it too). */
 void cm_eventlog_flush(cm_heap *h);
 

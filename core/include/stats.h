@@ -1,4 +1,4 @@
-/* core/stats.h - allocator statistics as one list of fields.
+/* core/include/stats.h - allocator statistics as one list of fields.
  *
  * CM_STATS_COUNTERS are monotonic counts; CM_STATS_LEVELS are current values
  * that also keep their peak (field peak_<name>). The struct, the text report

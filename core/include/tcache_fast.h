@@ -1,4 +1,4 @@
-/* core/tcache_fast.h - the per-thread caches' lock-free fast path, inline.
+/* core/include/tcache_fast.h - the per-thread caches' lock-free fast path, inline.
  *
  * Owns the caches' layout (bins, live table, per-device counters) and the
  * paths that take a block from a bin and park one in it without the

@@ -1,4 +1,4 @@
-/* core/expandable.c - expandable segments on the VMM calls (docs/design.md,
+/* core/mem/expandable.c - expandable segments on the VMM calls (docs/design.md,
  * "Expandable segments and stitching").
  *
  * With expandable_segments each pool has at most one expandable segment
@@ -18,6 +18,7 @@
  * is mapped (chunk_flags[i] & CM_CHUNK_MAPPED, handles[i] its physical
  * memory) exactly when it lies in the extent and in no HOLE block; the
  * extent less seg->holes is what the segment adds to reserved_bytes.
+ * Wing: mem. Calls in its own wing giveback.c, segment.c, stitch.c; the order and record wings.
  */
 #include <stdlib.h>
 

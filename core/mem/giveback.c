@@ -1,4 +1,4 @@
-/* core/giveback.c - memory the driver did not take back (issue 36).
+/* core/mem/giveback.c - memory the driver did not take back (issue 36).
  *
  * When the cache gives device memory back (a segment's cudaFree, a
  * chunk's cuMemUnmap or cuMemRelease, a range's cuMemAddressFree) and the
@@ -9,6 +9,7 @@
  * its chunk mapped: its handle is released once the unmap succeeds, and
  * the range it was in once nothing in it is mapped (entries are retried in
  * the order they came). All functions run under the device lock.
+ * Wing: mem. Calls the record wing.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* core/release.c - giving cached memory back to the device (docs/design.md,
+/* core/mem/release.c - giving cached memory back to the device (docs/design.md,
  * "Out of memory and release").
  *
  * Owns the per-process limit (per_process_memory_fraction, and the cap
@@ -15,6 +15,7 @@
  * waits for the device, as cudaFree does, so no stream can still be using
  * what is given back; an expandable segment's memory is unmapped only once
  * its work is known complete. All functions run under the device lock.
+ * Wing: mem. Calls in its own wing expandable.c, segment.c, stitch.c; the record wing.
  */
 #include <stdlib.h>
 

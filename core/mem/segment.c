@@ -1,4 +1,4 @@
-/* core/segment.c - segments, the blocks that tile them, split and merge.
+/* core/mem/segment.c - segments, the blocks that tile them, split and merge.
  *
  * Owns: the device's segment table (sorted by base address, for "is this
  * pointer ours"), the idle-segment indexes (by size, and a list by age), the live map (address -> USED
@@ -20,6 +20,7 @@
  * - block structs are never returned to the system while the heap lives,
  *   so a per-thread cache may read a stale pointer's atomic owner word.
  * All functions run under the device lock.
+ * Wing: mem. Calls in its own wing giveback.c; the order and record wings.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* core/stitch.c - stitching: free physical chunks moved to where a larger
+/* core/mem/stitch.c - stitching: free physical chunks moved to where a larger
  * request needs them (GMLake, ASPLOS 2024, in its simplest form).
  *
  * With expandable segments a free block in the middle of a range stays
@@ -29,6 +29,7 @@
  * Invariants (cm_heap_check): every kept handle is unmapped, complete and
  * free_chunk_size bytes; stats.stitch_free_bytes is their total, and is
  * part of reserved_bytes. All functions run under the device lock.
+ * Wing: mem. Calls in its own wing giveback.c; the order and record wings.
  */
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* core/directory.c - the stream directory: user stream handle -> record,
+/* core/order/directory.c - the stream directory: user stream handle -> record,
  * read without a lock (docs/design.md, "Seeing every submission").
  *
  * The submission hooks know a stream's handle, not its device; this file
@@ -25,6 +25,7 @@
  * streams only (dead entries are reused in place), so a program that
  * creates and destroys streams forever keeps a table sized for the most
  * streams it had alive at once.
+ * Wing: order. Calls no other file of the core.
  */
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-/* core/fence.c - the fence protocol (docs/design.md, "The fence protocol").
+/* core/order/fence.c - the fence protocol (docs/design.md, "The fence protocol").
  *
  * Every free is stamped with a cm_tag: the device epoch at the time of the
  * free, the stream it was freed on (with that stream's free sequence) and
@@ -37,6 +37,7 @@
  * fence's event, so "ordered" stays true for it (rule 5, streams.c). A
  * destroyed stream stays a zombie, counted as alive and waited for through
  * its tail event, until that event completes.
+ * Wing: order. Calls in its own wing streams.c.
  */
 #include <stdlib.h>
 
@@ -157,7 +158,7 @@ static bool cm_quiet(cm_device *d)
 /* The fast path's question (tcache_fast.h), without the lock and without a
  * device call: may a cudaMalloc block this thread freed be handed to it
  * again now? The same rules as cm_reuse_need, those that need no call
- * (the first of them inline: internal.h's cm_reuse_ready_at_once). */
+ * (the first of them inline: order.h's cm_reuse_ready_at_once). */
 bool cm_reuse_ready_rules_unlocked(cm_device *d, const cm_tag *t)
 {
 	switch (d->free_fence) {

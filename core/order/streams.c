@@ -1,4 +1,4 @@
-/* core/streams.c - stream records (docs/design.md, "The nouns").
+/* core/order/streams.c - stream records (docs/design.md, "The nouns").
  *
  * Owns, per device: the records of the streams the cache met (the legacy
  * stream's, one per thread for its per-thread stream, one per user stream
@@ -10,9 +10,11 @@
  * state, the submission flags included. A record's life starts in
  * cm_stream_add or cm_stream_per_thread and ends in cm_stream_end, the
  * one place. What a freed block needs before reuse is decided in fence.c,
- * and what the hooks say about streams is told through submit.c; both
- * call down to this file, which calls only directory.c, segment.c (a dead
- * stream's segments handed over) and the backend.
+ * and what the hooks say about streams is told through submit.c (the
+ * serve wing); both call down to this file, which calls directory.c,
+ * fence.c (a new non-blocking stream it cannot order synchronizes the
+ * device) and the backend. A dead stream's segments are handed over by
+ * the memory wing (cm_pool_stream_end) before it ends the record.
  *
  * Invariants:
  * - records are never freed before the device: tags and per-thread caches
@@ -31,6 +33,7 @@
  * - a record is in the directory (dir_handle set) exactly while it is a
  *   live user stream of a heap that sees submissions.
  * All functions run under the device lock.
+ * Wing: order. Calls in its own wing directory.c, fence.c; the record wing.
  */
 #include <stdlib.h>
 #include <string.h>

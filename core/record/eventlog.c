@@ -1,4 +1,4 @@
-/* core/eventlog.c - every allocation and free as RMM's event log (log:PATH).
+/* core/record/eventlog.c - every allocation and free as RMM's event log (log:PATH).
  *
  * The format is the CSV that RMM's logging_resource_adaptor writes and its
  * replay benchmark reads: the header `Thread,Time,Action,Pointer,Size,Stream`,
@@ -21,6 +21,7 @@
  * 36). A write that fails or falls short (a full disk, a file size limit)
  * is cut back to its last whole line, so that the file stays replayable
  * up to there; it is told once on stderr and the log stops.
+ * Wing: record. Calls no other file of the core.
  */
 #include <errno.h>
 #include <fcntl.h>

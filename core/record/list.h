@@ -1,4 +1,4 @@
-/* core/list.h - the intrusive doubly linked lists of the core, written
+/* core/record/list.h - the intrusive doubly linked lists of the core, written
  * once. A node may sit on several lists: each names its own link fields
  * (prev, next) and its ends (first; last for the lists kept in order,
  * which append at the end). Every operation is O(1); the caller holds the

@@ -1,4 +1,4 @@
-/* core/outfile.c - writing an output file whole: to a new temporary file
+/* core/record/outfile.c - writing an output file whole: to a new temporary file
  * in the target's folder, then renamed over the path.
  *
  * The snapshots and the metrics textfile are written this way, so a reader
@@ -6,6 +6,7 @@
  * and a symlink at the path is replaced, never followed. The temporary
  * file is created with O_EXCL (mkstemp), mode 0644. A failure is one line
  * on err (none when err is NULL) and the return value.
+ * Wing: record. Calls no other file of the core.
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* core/pitch.c - the pitch of a pitched allocation (cudaMallocPitch,
+/* core/record/pitch.c - the pitch of a pitched allocation (cudaMallocPitch,
  * cuMemAllocPitch, cudaMalloc3D), so that the cache can serve one from the
  * device pools with the pitch the driver itself would return
  * (docs/design.md, "Pinned host memory and pitch").
@@ -11,6 +11,7 @@
  * scripts/gpu/probe_pitch.c compares the rule with a driver.
  *
  * Owns nothing; pure functions.
+ * Wing: record. Calls no other file of the core.
  */
 #include "record.h"
 

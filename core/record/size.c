@@ -1,4 +1,4 @@
-/* core/size.c - request rounding and segment sizes (docs/design.md,
+/* core/record/size.c - request rounding and segment sizes (docs/design.md,
  * "Sizes and pools").
  *
  * The one place requests are rounded: every request becomes a multiple of
@@ -7,6 +7,7 @@
  * list), so that replayed traces are comparable. Requests up to 1 MiB are
  * small and carved from 2 MiB segments; up to 10 MiB from 20 MiB segments;
  * larger ones get a segment of their own rounded up to 2 MiB.
+ * Wing: record. Calls no other file of the core.
  */
 #include "record.h"
 

@@ -1,4 +1,4 @@
-/* core/stacks.c - the call stack of every live block, for snapshots
+/* core/record/stacks.c - the call stack of every live block, for snapshots
  * (snapshot_stacks:true, with oom_snapshot).
  *
  * At each allocation trace.c records the return addresses glibc's
@@ -13,6 +13,7 @@
  * device lock; it grows by doubling up to CM_STACK_MAX entries. Beyond
  * that, new blocks get no stack (one line on stderr says so): memory for
  * stacks is bounded whatever the program holds.
+ * Wing: record. Calls no other file of the core.
  */
 #include <dlfcn.h>
 #include <execinfo.h>

@@ -1,4 +1,6 @@
-/* core/stats.c - the reports generated from the field lists of stats.h. */
+/* core/record/stats.c - the reports generated from the field lists of stats.h.
+ * Wing: record. Calls no other file of the core.
+ */
 #include <inttypes.h>
 
 #include "record.h"

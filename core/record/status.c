@@ -1,5 +1,7 @@
-/* core/status.c - names of status codes, for messages, and the stop on an
- * internal error (cm_assert). Calls nothing of the core. */
+/* core/record/status.c - names of status codes, for messages, and the stop on an
+ * internal error (cm_assert).
+ * Wing: record. Calls no other file of the core.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 

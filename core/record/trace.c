@@ -1,4 +1,4 @@
-/* core/trace.c - the recent actions of each device, for snapshots.
+/* core/record/trace.c - the recent actions of each device, for snapshots.
  *
  * A bounded ring (CM_TRACE_ENTRIES per device, the oldest overwritten) of
  * allocations, frees, segment allocations and frees, expandable segments'
@@ -9,6 +9,7 @@
  * the locked path (tcache.c's fast path is off): tracing is for
  * diagnosis, enabled by oom_snapshot. Each action also goes to the event
  * log (log:PATH, eventlog.c) when there is one.
+ * Wing: record. Calls in its own wing eventlog.c, stacks.c.
  */
 #include <stdlib.h>
 #include <time.h>

@@ -1,4 +1,4 @@
-/* core/tree.c - an intrusive treap keyed by (size, addr).
+/* core/record/tree.c - an intrusive treap keyed by (size, addr).
  *
  * Free blocks and idle segments are indexed by (size, address) so that best
  * fit, lowest address first, is one lower-bound search: O(log n) expected,
@@ -6,6 +6,7 @@
  * on the set of keys (runs are reproducible) and nodes carry no extra field.
  * Invariant: in-order by key; a parent's priority >= its children's. A
  * node's key must not change while it is in a tree.
+ * Wing: record. Calls in its own wing status.c.
  */
 #include "record.h"
 

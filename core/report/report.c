@@ -1,4 +1,4 @@
-/* core/report.c - the out-of-memory report on stderr.
+/* core/report/report.c - the out-of-memory report on stderr.
  *
  * One report per failed allocation, at most one a second (the next one
  * says how many were left out): what was asked, what the device and this
@@ -9,6 +9,7 @@
  * heap.c gives back what the failed growths created and the chunks they cut
  * out for stitching first. Runs under the device lock; the only device
  * call is the memory info.
+ * Wing: report. Calls the host and mem wings.
  */
 #include <inttypes.h>
 #include <stdlib.h>

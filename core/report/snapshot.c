@@ -1,4 +1,4 @@
-/* core/snapshot.c - memory snapshots that PyTorch's memory visualizer opens.
+/* core/report/snapshot.c - memory snapshots that PyTorch's memory visualizer opens.
  *
  * The file is a pickle (protocol 2) of the structure that
  * torch.cuda.memory._snapshot() returns: "segments" (each with its blocks
@@ -10,6 +10,7 @@
  * tuples, ints, floats, strings, booleans and None are written, so any unpickler can read it and nothing in it runs.
  * It is written whole (outfile.c): a symlink at the path is replaced,
  * never followed.
+ * Wing: report. Calls the host, order and record wings.
  */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* core/capture.c - what graph capture means for the cache (docs/design.md,
+/* core/serve/capture.c - what graph capture means for the cache (docs/design.md,
  * "The fence protocol", rule 7). The hooks tell it facts; it decides.
  *
  * Owns two things:
@@ -24,6 +24,7 @@
  * those with a capture in progress or a block handed out or held in an
  * era (a free of one must be seen); an era whose graphs merely live keeps
  * the fast paths. A block is born only while a capture is in progress.
+ * Wing: serve. Calls in its own wing heap.c, tcache.c.
  */
 #include <pthread.h>
 #include <stdatomic.h>

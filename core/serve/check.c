@@ -1,10 +1,11 @@
-/* core/check.c - the expensive consistency checker.
+/* core/serve/check.c - the expensive consistency checker.
  *
  * Walks every device's segments, blocks, indexes and stats and compares
- * them with what the invariants of internal.h and segment.c say; tests call
+ * them with what the invariants of types.h and segment.c say; tests call
  * it after every operation of their randomized runs. It takes each device
  * lock in turn, so the heap must be quiescent for the per-thread caches'
  * part (no other thread allocating or freeing).
+ * Wing: serve. Calls in its own wing tcache.c; the host, mem and record wings.
  */
 #include <inttypes.h>
 

@@ -1,4 +1,4 @@
-/* core/heap.c - the heap, its devices, and the allocation search order;
+/* core/serve/heap.c - the heap, its devices, and the allocation search order;
  * also the entry points that span files (the slow paths, the
  * synchronization hooks, release, reset), so that the files below it
  * need not call each other.
@@ -18,6 +18,7 @@
  *   5. failure, with the report of report.c.
  * The consumer's pool is per stream for cudaMallocAsync and a shared one
  * (consumer unknown) for cudaMalloc, each split into small and large.
+ * Wing: serve. Calls in its own wing submit.c, tcache.c; the report, host, mem, order and record wings.
  */
 #include <stdlib.h>
 #include <string.h>

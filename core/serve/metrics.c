@@ -1,4 +1,4 @@
-/* core/metrics.c - the statistics as a Prometheus textfile (metrics:PATH).
+/* core/serve/metrics.c - the statistics as a Prometheus textfile (metrics:PATH).
  *
  * The format is Prometheus' text exposition format, for node_exporter's
  * textfile collector or any scraper that reads a file: one family per
@@ -14,6 +14,7 @@
  *
  * Invariant: the thread takes no lock but the device locks that
  * cm_stats_get takes, one at a time, and holds none while writing.
+ * Wing: serve. Calls in its own wing heap.c; the mem and record wings.
  */
 #include <errno.h>
 #include <inttypes.h>

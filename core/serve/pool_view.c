@@ -1,4 +1,4 @@
-/* core/pool_view.c - the device's default memory pool as the program sees
+/* core/serve/pool_view.c - the device's default memory pool as the program sees
  * it under the cache (docs/design.md, "The driver layer", "The default
  * memory pool").
  *
@@ -20,6 +20,7 @@
  *   their pools and every free is complete, so what is idle can go;
  * - the release threshold is release_threshold_mb of this device: the idle
  *   bytes kept at a device synchronization (SIZE_MAX: all).
+ * Wing: serve. Calls in its own wing tcache.c; the mem and order wings.
  */
 #include "serve.h"
 

@@ -1,4 +1,4 @@
-/* core/submit.c - what the hooks tell the core about streams: creation,
+/* core/serve/submit.c - what the hooks tell the core about streams: creation,
  * destruction, a stream met otherwise, and submissions (docs/design.md,
  * "Seeing every submission").
  *
@@ -29,8 +29,10 @@
  * reads as a miss.
  *
  * Calls down to fence.c (the lazy wait's failure synchronizes the device,
- * as does a handle met again whose destruction went unseen) and
- * streams.c; nothing below calls here.
+ * as does a handle met again whose destruction went unseen), streams.c
+ * and segment.c (a record that ends hands its pools over first); nothing
+ * below calls here.
+ * Wing: serve. Calls the mem and order wings.
  */
 #include "serve.h"
 

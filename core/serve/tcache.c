@@ -1,4 +1,4 @@
-/* core/tcache.c - per-thread caches: binding, parking under the lock,
+/* core/serve/tcache.c - per-thread caches: binding, parking under the lock,
  * flushes and steals; their lock-free fast path is inline in
  * tcache_fast.h.
  *
@@ -48,6 +48,7 @@
  * next miss) and caches made from then on fence. Like CUDA's runtime, the
  * entry points are not async-signal-safe: a signal handler that allocates
  * inside a take could be handed the block the take is handing out.
+ * Wing: serve. Calls in its own wing heap.c; the mem and order wings.
  */
 #include <linux/membarrier.h>
 #include <sched.h>
