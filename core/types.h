@@ -63,6 +63,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_LARGE_ROUND (2 * CM_MiB)       /* larger: own segment, rounded */
 #define CM_LARGE_MIN_REMAINDER CM_MiB     /* large blocks split only above this */
 
+#define CM_KEY_NONE ((cm_stream)UINTPTR_MAX) /* tcache key of cudaMalloc blocks */
 #define CM_THREAD_ANY 0u  /* a tag whose parts were freed by several threads */
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
 #define CM_COLLECT_BATCH_DIV 8 /* a collect starts at max_pending/8 awaiting (fence.c) */

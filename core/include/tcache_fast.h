@@ -16,7 +16,10 @@
 #ifndef CM_TCACHE_FAST_H
 #define CM_TCACHE_FAST_H
 
-#include "../serve/serve.h"
+/* Only what the inline paths read: the types and the order wing's inline
+ * reuse rules (with the record wing below it); the hooks that include
+ * this header see no slow path, pool or report. */
+#include "../order/order.h"
 
 #define CM_TC_BINS 64
 #define CM_TC_DEPTH 8

@@ -34,6 +34,4 @@ bool cm_tc_check(cm_heap *h, FILE *err);
 cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out);
 cm_status cm_free_slow(cm_heap *h, uintptr_t ptr, cm_stream key);
 
-#define CM_KEY_NONE ((cm_stream)UINTPTR_MAX) /* tcache key of cudaMalloc blocks */
-
 #endif

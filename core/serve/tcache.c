@@ -58,6 +58,7 @@
 #include <unistd.h>
 
 #include "../record/list.h"
+#include "serve.h"
 #include "tcache_fast.h"
 
 static pthread_mutex_t cm_tc_registry = PTHREAD_MUTEX_INITIALIZER;
