@@ -139,6 +139,10 @@ void cm_stacks_forget(cm_device *d, uintptr_t addr)
 	t->count--;
 }
 
+/* An object of the library itself: dladdr of its address names the
+ * library's base (ISO C has no function pointer to void * conversion). */
+static const char cm_stacks_self_anchor;
+
 /* The frames of the block at addr, innermost first, less the library's
  * own: fn(name, object file) per frame. Returns how many were given. */
 int cm_stacks_frames(const cm_device *d, uintptr_t addr,
@@ -147,7 +151,7 @@ int cm_stacks_frames(const cm_device *d, uintptr_t addr,
 	const cm_stack *s = cm_stacks_find(d->stacks, addr);
 	Dl_info self, info;
 	int n = 0;
-	if (!s || !dladdr((void *)cm_stacks_frames, &self))
+	if (!s || !dladdr(&cm_stacks_self_anchor, &self))
 		return 0;
 	bool ours = true;
 	for (int i = 0; i < s->depth; i++) {

@@ -230,6 +230,42 @@ static void cm_report_host(cm_heap *h, FILE *out)
 		st.host_alloc_calls, st.host_cache_hits);
 }
 
+/* Bytes allocated and cached per stream, the largest first, the rest as
+ * one line. */
+static void cm_report_streams(const cm_report *r, FILE *out)
+{
+	char a[32], b[32], name[48];
+	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
+		const cm_report_stream *s = &r->streams[i];
+		if (i == r->nstreams && i < CM_REPORT_STREAMS)
+			i = CM_REPORT_STREAMS;
+		if (i == CM_REPORT_STREAMS && !s->allocated && !s->cached)
+			break;
+		cm_report_size(a, sizeof(a), s->allocated);
+		cm_report_size(b, sizeof(b), s->cached);
+		fprintf(out, "  per stream: %s: %s allocated, %s cached\n",
+			i == CM_REPORT_STREAMS ? "other streams"
+					       : cm_report_stream_name(s->rec, name, sizeof(name)),
+			a, b);
+	}
+}
+
+/* The largest segments: what they map, hold and which stream's they are. */
+static void cm_report_segments(const cm_report *r, FILE *out)
+{
+	char a[32], b[32], c[32], name[48];
+	for (size_t i = 0; i < CM_REPORT_SEGMENTS && r->largest[i]; i++) {
+		const cm_segment *seg = r->largest[i];
+		cm_report_size(a, sizeof(a), cm_report_segment_mapped(seg));
+		cm_report_size(b, sizeof(b), cm_report_segment_used(seg));
+		cm_report_size(c, sizeof(c), seg->va_size);
+		fprintf(out, "  largest segments: %s at %#" PRIxPTR ", %s allocated, %s%s%s%s\n", a,
+			seg->idle.addr, b, cm_report_stream_name(seg->pool->stream, name, sizeof(name)),
+			seg->expandable ? " (mapped, of " : "", seg->expandable ? c : "",
+			seg->expandable ? " of address space reserved)" : "");
+	}
+}
+
 static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report *r,
 			    bool over_limit, uint64_t suppressed, FILE *out)
 {
@@ -268,29 +304,8 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 	cm_report_ladder(rq, out);
 	cm_report_stitch(d, rq, out);
 	cm_report_host(d->heap, out);
-	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {
-		const cm_report_stream *s = &r->streams[i];
-		if (i == r->nstreams && i < CM_REPORT_STREAMS)
-			i = CM_REPORT_STREAMS;
-		if (i == CM_REPORT_STREAMS && !s->allocated && !s->cached)
-			break;
-		cm_report_size(a, sizeof(a), s->allocated);
-		cm_report_size(b, sizeof(b), s->cached);
-		fprintf(out, "  per stream: %s: %s allocated, %s cached\n",
-			i == CM_REPORT_STREAMS ? "other streams"
-					       : cm_report_stream_name(s->rec, name, sizeof(name)),
-			a, b);
-	}
-	for (size_t i = 0; i < CM_REPORT_SEGMENTS && r->largest[i]; i++) {
-		const cm_segment *seg = r->largest[i];
-		cm_report_size(a, sizeof(a), cm_report_segment_mapped(seg));
-		cm_report_size(b, sizeof(b), cm_report_segment_used(seg));
-		cm_report_size(c, sizeof(c), seg->va_size);
-		fprintf(out, "  largest segments: %s at %#" PRIxPTR ", %s allocated, %s%s%s%s\n", a,
-			seg->idle.addr, b, cm_report_stream_name(seg->pool->stream, name, sizeof(name)),
-			seg->expandable ? " (mapped, of " : "", seg->expandable ? c : "",
-			seg->expandable ? " of address space reserved)" : "");
-	}
+	cm_report_streams(r, out);
+	cm_report_segments(r, out);
 	cm_report_advice(d, rq, r, over_limit, dev_free, out);
 	if (suppressed)
 		fprintf(out, "  (%" PRIu64 " more out-of-memory failures in the last second were not "

@@ -43,6 +43,58 @@ typedef struct cm_check_sums {
 	cm_stats st;
 } cm_check_sums;
 
+/* A hole of an expandable segment, at address at: inside, alone,
+ * chunk-aligned, in no index, its chunks unmapped. */
+static bool cm_check_hole(cm_device *d, cm_segment *seg, cm_block *b, uintptr_t at, FILE *err)
+{
+	CM_CHECK(seg->expandable && b->prev && b->next, "hole %#" PRIxPTR
+		 " not inside an expandable segment", b->node.addr);
+	CM_CHECK(b->next->state != CM_BLOCK_HOLE, "adjacent holes at %#" PRIxPTR,
+		 b->node.addr);
+	CM_CHECK((b->node.addr - seg->idle.addr) % seg->chunk == 0 &&
+			 b->node.size % seg->chunk == 0,
+		 "hole %#" PRIxPTR " not chunk-aligned", b->node.addr);
+	CM_CHECK(b->node.addr == at && b->seg == seg && b->next->prev == b,
+		 "hole %#" PRIxPTR " misplaced", b->node.addr);
+	CM_CHECK(!cm_livemap_find(&d->live, b->node.addr),
+		 "hole %#" PRIxPTR " in the live map", b->node.addr);
+	for (size_t c = 0; c < b->node.size / seg->chunk; c++)
+		CM_CHECK(!seg->chunk_flags[(at - seg->idle.addr) / seg->chunk + c],
+			 "hole %#" PRIxPTR " has a mapped chunk", b->node.addr);
+	return true;
+}
+
+/* A FREE or USED block: in its pool or awaiting, or in the live map;
+ * counted into sum (and its free bytes into *seg_free). */
+static bool cm_check_block_state(cm_device *d, cm_segment *seg, cm_block *b, cm_check_sums *sum,
+				 size_t *seg_free, FILE *err)
+{
+	if (b->state == CM_BLOCK_FREE) {
+		CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE || b->awaiting ||
+				 b->next->awaiting,
+			 "adjacent free blocks at %#" PRIxPTR, b->node.addr);
+		CM_CHECK(b->awaiting || cm_check_in_tree(seg->pool->root, &b->node),
+			 "free block %#" PRIxPTR " not in its pool", b->node.addr);
+		sum->awaiting_blocks += b->awaiting;
+		sum->st.pending_bytes += b->awaiting ? b->node.size : 0;
+		CM_CHECK(atomic_load(&b->owner) == 0, "free block %#" PRIxPTR " has an owner",
+			 b->node.addr);
+		CM_CHECK(!cm_livemap_find(&d->live, b->node.addr),
+			 "free block %#" PRIxPTR " in the live map", b->node.addr);
+		sum->free_blocks++;
+		*seg_free += b->node.size;
+	} else {
+		CM_CHECK(b->state == CM_BLOCK_USED && !b->awaiting, "block %#" PRIxPTR " in state %d",
+			 b->node.addr, b->state);
+		CM_CHECK(cm_livemap_find(&d->live, b->node.addr) == b,
+			 "used block %#" PRIxPTR " not in the live map", b->node.addr);
+		sum->used_blocks++;
+		sum->st.allocated_bytes += b->node.size;
+		sum->st.allocated_blocks++;
+	}
+	return true;
+}
+
 static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, FILE *err)
 {
 	uintptr_t at = seg->idle.addr;
@@ -50,20 +102,8 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 	CM_CHECK(seg->first && !seg->first->prev, "segment %#" PRIxPTR " has no first block", at);
 	for (cm_block *b = seg->first; b; b = b->next) {
 		if (b->state == CM_BLOCK_HOLE) {
-			CM_CHECK(seg->expandable && b->prev && b->next, "hole %#" PRIxPTR
-				 " not inside an expandable segment", b->node.addr);
-			CM_CHECK(b->next->state != CM_BLOCK_HOLE, "adjacent holes at %#" PRIxPTR,
-				 b->node.addr);
-			CM_CHECK((b->node.addr - seg->idle.addr) % seg->chunk == 0 &&
-					 b->node.size % seg->chunk == 0,
-				 "hole %#" PRIxPTR " not chunk-aligned", b->node.addr);
-			CM_CHECK(b->node.addr == at && b->seg == seg && b->next->prev == b,
-				 "hole %#" PRIxPTR " misplaced", b->node.addr);
-			CM_CHECK(!cm_livemap_find(&d->live, b->node.addr),
-				 "hole %#" PRIxPTR " in the live map", b->node.addr);
-			for (size_t c = 0; c < b->node.size / seg->chunk; c++)
-				CM_CHECK(!seg->chunk_flags[(at - seg->idle.addr) / seg->chunk + c],
-					 "hole %#" PRIxPTR " has a mapped chunk", b->node.addr);
+			if (!cm_check_hole(d, seg, b, at, err))
+				return false;
 			holes += b->node.size;
 			at += b->node.size;
 			continue;
@@ -81,29 +121,8 @@ static bool cm_check_segment(cm_device *d, cm_segment *seg, cm_check_sums *sum, 
 		CM_CHECK(b->next || seg->last == b, "segment %#" PRIxPTR " ends at another block",
 			 seg->idle.addr);
 		at += b->node.size;
-		if (b->state == CM_BLOCK_FREE) {
-			CM_CHECK(!b->next || b->next->state != CM_BLOCK_FREE || b->awaiting ||
-					 b->next->awaiting,
-				 "adjacent free blocks at %#" PRIxPTR, b->node.addr);
-			CM_CHECK(b->awaiting || cm_check_in_tree(seg->pool->root, &b->node),
-				 "free block %#" PRIxPTR " not in its pool", b->node.addr);
-			sum->awaiting_blocks += b->awaiting;
-			sum->st.pending_bytes += b->awaiting ? b->node.size : 0;
-			CM_CHECK(atomic_load(&b->owner) == 0, "free block %#" PRIxPTR " has an owner",
-				 b->node.addr);
-			CM_CHECK(!cm_livemap_find(&d->live, b->node.addr),
-				 "free block %#" PRIxPTR " in the live map", b->node.addr);
-			sum->free_blocks++;
-			seg_free += b->node.size;
-		} else {
-			CM_CHECK(b->state == CM_BLOCK_USED && !b->awaiting, "block %#" PRIxPTR " in state %d",
-				 b->node.addr, b->state);
-			CM_CHECK(cm_livemap_find(&d->live, b->node.addr) == b,
-				 "used block %#" PRIxPTR " not in the live map", b->node.addr);
-			sum->used_blocks++;
-			sum->st.allocated_bytes += b->node.size;
-			sum->st.allocated_blocks++;
-		}
+		if (!cm_check_block_state(d, seg, b, sum, &seg_free, err))
+			return false;
 	}
 	CM_CHECK(at == seg->idle.addr + seg->idle.size, "segment %#" PRIxPTR " not covered",
 		 seg->idle.addr);
