@@ -486,6 +486,27 @@ static void cm_segment_drop_tail_hole(cm_device *d, cm_segment *seg)
 		cm_idle_insert(d, seg);
 }
 
+/* A new hole inside a segment merges with a hole on either side, so that
+ * no two holes are neighbours. */
+static void cm_hole_merge(cm_device *d, cm_block *hole)
+{
+	if (hole->prev->state == CM_BLOCK_HOLE) {
+		cm_block *p = hole->prev;
+		p->node.size += hole->node.size;
+		cm_block_unlink(hole);
+		cm_block_delete(d, hole);
+		hole = p;
+	}
+	if (hole->next->state == CM_BLOCK_HOLE) {
+		cm_block *n = hole->next;
+		hole->node.size += n->node.size;
+		cm_block_unlink(n);
+		cm_block_delete(d, n);
+	}
+	cm_block_refresh_one(hole->prev);
+	cm_block_refresh_one(hole->next);
+}
+
 /* Free block b of an expandable segment loses [lo, hi) (chunk-aligned,
  * inside b, not its first byte when b is the segment's first block): the
  * caller unmaps those chunks. The stretch becomes a HOLE merged with
@@ -546,21 +567,7 @@ bool cm_segment_punch(cm_device *d, cm_block *b, uintptr_t lo, uintptr_t hi)
 		cm_segment_drop_tail_hole(d, seg);
 		return true;
 	}
-	if (hole->prev->state == CM_BLOCK_HOLE) {
-		cm_block *p = hole->prev;
-		p->node.size += hole->node.size;
-		cm_block_unlink(hole);
-		cm_block_delete(d, hole);
-		hole = p;
-	}
-	if (hole->next->state == CM_BLOCK_HOLE) {
-		cm_block *n = hole->next;
-		hole->node.size += n->node.size;
-		cm_block_unlink(n);
-		cm_block_delete(d, n);
-	}
-	cm_block_refresh_one(hole->prev);
-	cm_block_refresh_one(hole->next);
+	cm_hole_merge(d, hole);
 	return true;
 }
 
