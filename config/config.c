@@ -22,7 +22,7 @@
  * - roundup_power2_divisions reproduces PyTorch's parser
  *   (c10/core/AllocatorConfig.cpp, parseRoundUpPower2Divisions); see
  *   cm_roundup_at and cm_roundup_rest. The lookup by request size is the
- *   rounding's, in core/size.c.
+ *   rounding's, in core/record/size.c.
  */
 #include "config.h"
 

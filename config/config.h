@@ -81,14 +81,14 @@ typedef struct cm_config {
 	size_t memory_limit_dev[CM_LIMIT_DEVICES]; /* 0: memory_limit applies */
 	bool snapshot_stacks;              /* record return addresses per block */
 	bool exit_summary;                 /* one line on stderr at exit */
-	/* Pinned host memory (core/host.c). */
+	/* Pinned host memory (core/host/host.c). */
 	size_t pinned_max_cached;          /* bytes; CM_PINNED_AUTO: 1/8 of RAM */
 	bool pinned_use_cuda_host_register; /* malloc + cudaHostRegister */
 	cm_log_level log_level;            /* messages on stderr (cm_log) */
 } cm_config;
 
 #define CM_PINNED_AUTO SIZE_MAX
-#define CM_PENDING_AUTO SIZE_MAX /* max_pending_mb:auto (core/fence.c, cm_pending_max) */
+#define CM_PENDING_AUTO SIZE_MAX /* max_pending_mb:auto (core/order/fence.c, cm_pending_max) */
 #define CM_MAX_PENDING_DEFAULT ((size_t)256 << 20) /* auto's ceiling, and pinned memory's bound */
 /* max_non_split_rounding_mb: 20, PyTorch's default (kLargeBuffer). */
 #define CM_NON_SPLIT_ROUNDING_DEFAULT ((size_t)20 << 20)

@@ -17,7 +17,7 @@ int cm_drv_ctx_slot(CUcontext ctx);
 /* ...forgotten once the driver accepted its destruction (r). */
 CUresult cm_drv_ctx_gone(CUresult r, int slot);
 /* cuMemGetInfo's answer as the program sees it under the cache (idle cached
- * memory as free, memory_limit_mb as the total): core/release.c,
+ * memory as free, memory_limit_mb as the total): core/mem/release.c,
  * cm_mem_info_view. */
 void cm_drv_mem_info(size_t *free_bytes, size_t *total);
 /* Whether p lies in memory of the cache; info->base is then the start of

@@ -3,10 +3,10 @@
  *
  * Pitched allocations (cudaMallocPitch, cudaMalloc3D, cuMemAllocPitch) are
  * served by the device pools with the pitch the core's rule gives (the
- * driver's, core/pitch.c) and freed by cudaFree / cuMemFree like any block.
+ * driver's, core/record/pitch.c) and freed by cudaFree / cuMemFree like any block.
  * Pinned host memory (cudaMallocHost, cudaHostAlloc, cuMemAllocHost,
  * cuMemHostAlloc; cudaFreeHost, cuMemFreeHost) comes from the core's host
- * cache (core/host.c), a pool per context and flag combination. Queries
+ * cache (core/host/host.c), a pool per context and flag combination. Queries
  * (cudaHostGetDevicePointer, cuMemHostGetFlags, cudaPointerGetAttributes,
  * cuPointerGetAttribute) and cudaHostRegister are not hooked: a cached
  * block is one whole CUDA allocation with the flags asked for, so CUDA's

@@ -5,7 +5,7 @@
  *
  * Each figure is the median over 31 batches of the mean pair time in the
  * batch, after a warm-up batch. Last, the aggregate throughput of 1 to 16
- * threads doing 4 KiB pairs at once; then pinned host pairs (core/host.c)
+ * threads doing 4 KiB pairs at once; then pinned host pairs (core/host/host.c)
  * beside the device pair and glibc's. Run: meson test -C build --benchmark -v
  * or build/tests/bench_core directly.
  */
@@ -108,7 +108,7 @@ static void format_size(size_t s, char *buf, size_t n)
 		snprintf(buf, n, "%zu B", s);
 }
 
-/* Pinned host pairs (core/host.c) on a heap that sees submissions, as the
+/* Pinned host pairs (core/host/host.c) on a heap that sees submissions, as the
  * library's does: the device at rest, so each reuse is proven without a
  * device call. Beside the device pair and glibc's, in the same run. */
 static double host_pair_ns(cm_heap *heap, size_t size)

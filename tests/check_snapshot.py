@@ -190,7 +190,7 @@ def main():
     check_types(snap["allocator_settings"], {"PYTORCH_CUDA_ALLOC_CONF": str, "max_split_size": int,
                                              "garbage_collection_threshold": float,
                                              "expandable_segments": bool}, "allocator_settings")
-    if "host_stats" in snap:  # pinned host memory (core/host.c)
+    if "host_stats" in snap:  # pinned host memory (core/host/host.c)
         check_types(snap["host_stats"], {k: int for k in HOST_KEYS}, "host_stats")
     stitched = pending = with_frames = device_free = 0
     ints = check_integer_widths(data)

@@ -1,4 +1,4 @@
-/* tests/test_capture.c - graph capture's decisions (core/capture.c) on the
+/* tests/test_capture.c - graph capture's decisions (core/serve/capture.c) on the
  * simulated device: CUDA's rule of which thread's calls a capture forbids,
  * per mode; a capture era's held blocks, out of reuse until the captures
  * end and their graphs are destroyed; a device reset forgetting them. */

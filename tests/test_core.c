@@ -1024,7 +1024,7 @@ static void test_device_reset(void **state)
 	fixture_close(&f);
 }
 
-/* The default memory pool's view (core/pool_view.c): used and reserved
+/* The default memory pool's view (core/serve/pool_view.c): used and reserved
  * with their peaks, a peak reset to the current value, a trim down to the
  * bytes asked (never below what live blocks need), and the device's
  * release threshold, set and back to the configuration's at a reset. */

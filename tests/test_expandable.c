@@ -1,6 +1,6 @@
 /* tests/test_expandable.c - expandable segments on the simulator's VMM
  * calls: growth in place, reuse across streams, tail trims, the ladder,
- * stitching (core/stitch.c). */
+ * stitching (core/mem/stitch.c). */
 #include <pthread.h>
 
 #include "fixture.h"

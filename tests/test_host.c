@@ -1,5 +1,5 @@
-/* tests/test_host.c - the pinned host cache (core/host.c) and the pitch
- * rule (core/pitch.c) on the simulated device: reuse and its proof, flags
+/* tests/test_host.c - the pinned host cache (core/host/host.c) and the pitch
+ * rule (core/record/pitch.c) on the simulated device: reuse and its proof, flags
  * kept apart, the bound, release on allocation failure, errors, a device
  * reset, registration mode, threads. */
 #include <pthread.h>

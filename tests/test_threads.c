@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "internal.h"
 #include "tcache_fast.h" /* the steal handshake's two sides */
 
 #define THREADS 4

@@ -1,5 +1,5 @@
 /* scripts/gpu/probe_call_costs.c - what the driver calls of the fence
- * protocol cost on the host: the figures core/fence.c's collect path is
+ * protocol cost on the host: the figures core/order/fence.c's collect path is
  * weighed by (docs/gpu-results.md).
  *
  *   cc -O2 -I$CUDA/include probe_call_costs.c -o probe_call_costs -L$CUDA/lib64 -lcuda

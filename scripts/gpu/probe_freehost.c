@@ -1,6 +1,6 @@
 /* scripts/gpu/probe_freehost.c - what real cudaFreeHost (and cuMemFreeHost,
  * cudaHostUnregister) wait for, and what becomes of pinned memory at a
- * context reset: the facts core/host.c's proof and reset rest on.
+ * context reset: the facts core/host/host.c's proof and reset rest on.
  *
  *   cc -O2 -I$CUDA/include probe_freehost.c -o probe_freehost -L$CUDA/lib64 -lcudart -lcuda -lpthread
  *   ./probe_freehost        (plain; preloaded, the library answers instead)

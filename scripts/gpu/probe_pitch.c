@@ -1,5 +1,5 @@
 /* scripts/gpu/probe_pitch.c - the driver's pitch against the library's rule
- * (core/pitch.c: the width rounded up to a multiple of 512 bytes).
+ * (core/record/pitch.c: the width rounded up to a multiple of 512 bytes).
  *
  *   cc -O2 -I$CUDA/include probe_pitch.c -o probe_pitch -L$CUDA/lib64 -lcudart -lcuda
  *   ./probe_pitch           (plain: the driver's own pitches)

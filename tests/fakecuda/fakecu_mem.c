@@ -363,7 +363,7 @@ FK_API CUresult cuMemHostUnregister(void *p)
 }
 
 /* The pitch the H200's driver returns (fakecu_pitch.h holds the measured
- * table; the library's rule is core/pitch.c's). */
+ * table; the library's rule is core/record/pitch.c's). */
 FK_API CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInBytes,
 				   size_t Height, unsigned int ElementSizeBytes)
 {

@@ -3,7 +3,7 @@
  * of 512 bytes, whatever the element size (4, 8 or 16); the device's
  * texture pitch alignment attribute is 32 and is not what they use. The
  * fake driver answers with fk_pitch; prog_pitch checks both the fake and
- * the library (core/pitch.c) against the table, and scripts/gpu/probe_pitch.c
+ * the library (core/record/pitch.c) against the table, and scripts/gpu/probe_pitch.c
  * checks the rule against a real driver over many more widths.
  */
 #ifndef FAKECU_PITCH_H
