@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "internal.h"
+#include "share.h"
 
 #define CM_REPORT_STREAMS 6
 #define CM_REPORT_SEGMENTS 5
@@ -265,6 +266,7 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 			info && rq->size <= dev_total
 				? "'s free memory and this process's cached memory together" : "");
 	cm_report_ladder(rq, out);
+	cm_share_report(d, out);
 	cm_report_stitch(d, rq, out);
 	cm_report_host(d->heap, out);
 	for (size_t i = 0; i <= CM_REPORT_STREAMS; i++) {

@@ -61,6 +61,7 @@ typedef struct cm_real_table {
 /* The driver: every function the library calls or hooks by hand. */
 #define CM_DRV_FUNCS(X)                                                                    \
 	X(cuDeviceGetCount, (int *n))                                                      \
+	X(cuDeviceGetUuid_v2, (CUuuid * uuid, CUdevice dev))                               \
 	X(cuDeviceCanAccessPeer, (int *can, CUdevice dev, CUdevice peer))                  \
 	X(cuDevicePrimaryCtxRetain, (CUcontext * ctx, CUdevice dev))                       \
 	X(cuDevicePrimaryCtxRelease_v2, (CUdevice dev))                                    \
