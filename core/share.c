@@ -396,27 +396,35 @@ void cm_share_grew(cm_device *d)
 	cm_share_publish_locked(sd);
 }
 
-/* Whether another live process with a listener is in the registry. */
-static bool cm_share_has_neighbour(cm_share_dev *sd)
+/* What the live neighbours with a listener hold reserved, as published:
+ * at most what they could give. Every growth is published, so the figure
+ * is never below what they hold (a release elsewhere may leave it above). */
+static size_t cm_share_neighbours_reserved(cm_share_dev *sd)
 {
 	int32_t me = (int32_t)getpid();
+	size_t reserved = 0;
 	for (int i = 0; i < CM_SHARE_SLOTS; i++) {
 		cm_share_slot *s = &sd->file->slots[i];
 		int32_t pid = atomic_load(&s->pid);
 		if (pid > 0 && pid != me && atomic_load(&s->listener) && !cm_share_slot_dead(s, pid))
-			return true;
+			reserved += atomic_load_explicit(&s->reserved, memory_order_relaxed);
 	}
-	return false;
+	return reserved;
 }
 
 bool cm_share_may_help(cm_device *d, size_t size)
 {
 	cm_share_dev *sd = cm_share_joined(d);
-	if (!sd || !cm_share_has_neighbour(sd))
-		return false; /* alone on the device: refused at once, as before */
+	size_t theirs = sd ? cm_share_neighbours_reserved(sd) : 0;
+	if (!theirs)
+		return false; /* alone on the device (or they hold nothing): refused at once */
 	const cm_backend *be = d->heap->be;
 	size_t free_bytes = 0, total = 0;
-	return be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK || size <= total;
+	if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK)
+		return true;
+	size_t mine = d->stats.reserved_bytes - d->stats.allocated_bytes;
+	size_t room = free_bytes + mine; /* no overflow: both within the device */
+	return size <= total && (size <= room || size - room <= theirs);
 }
 
 /* ---- asking ---- */

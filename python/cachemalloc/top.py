@@ -190,8 +190,8 @@ def cmd_trim(args):
                     asked += 1
         r.close()
     if not asked:
-        print(f"cachemalloc trim: no process {args.pid or 'of this user'} in a registry",
-              file=sys.stderr)
+        who = "of this user" if args.pid in (None, "all") else args.pid
+        print(f"cachemalloc trim: no process {who} in a registry", file=sys.stderr)
         return 1
     print(f"cachemalloc trim: asked {asked} process(es)")
     return 0

@@ -15,7 +15,9 @@
  *                      (printing the time it returned), 1 when out of memory
  *   prog_share many N  N rounds of: take 1/6 of the device, hold it a
  *                      little, free it (idle in the cache)
- *   prog_share nocuda  never touches CUDA: prints its thread count
+ *   prog_share nocuda  never touches CUDA: prints its thread count and
+ *                      whether it maps a registry
+ *   prog_share used    the same after one allocation
  */
 #include "common.h"
 
@@ -85,7 +87,13 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	void *p[PIECES];
-	if (!strcmp(mode, "nocuda")) {
+	if (!strcmp(mode, "nocuda") || !strcmp(mode, "used")) {
+		if (!strcmp(mode, "used")) { /* one growth: the registry is joined now (share:on) */
+			void *q = NULL;
+			if (cudaMalloc(&q, 64 * INTEG_MIB) != cudaSuccess)
+				FAIL("64 MiB");
+			cudaFree(q);
+		}
 		usleep(50000);
 		DIR *dir = opendir("/proc/self/task");
 		int n = 0;
