@@ -161,18 +161,38 @@ static cm_share_file *cm_share_map(const uint8_t uuid[16], char path[96])
 	return f;
 }
 
+/* This program image: a slot of our pid with another image was claimed
+ * before an exec (same pid, same start time) and is nobody's now. */
+static uint64_t cm_share_image_value;
+static pthread_once_t cm_share_image_once = PTHREAD_ONCE_INIT;
+
+static void cm_share_image_init(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	cm_share_image_value = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+			       ((uint64_t)(uintptr_t)&cm_share_image_value << 16) ^ 1;
+}
+
+static uint64_t cm_share_image(void)
+{
+	pthread_once(&cm_share_image_once, cm_share_image_init);
+	return cm_share_image_value;
+}
+
 static cm_share_slot *cm_share_claim(cm_share_file *f, int ordinal)
 {
 	int32_t me = (int32_t)getpid();
 	for (int i = 0; i < CM_SHARE_SLOTS; i++) {
 		cm_share_slot *s = &f->slots[i];
 		int32_t pid = atomic_load(&s->pid);
-		if (pid > 0 && pid != me && cm_share_slot_dead(s, pid))
+		if (pid > 0 && (pid == me ? s->image != cm_share_image() : cm_share_slot_dead(s, pid)))
 			cm_share_reclaim(s, pid);
 		int32_t free_pid = 0;
 		if (!atomic_compare_exchange_strong(&s->pid, &free_pid, -1))
 			continue;
 		s->start = cm_share_start_time(me);
+		s->image = cm_share_image();
 		s->device = (uint32_t)ordinal;
 		memset(s->command, 0, sizeof s->command);
 		strncpy(s->command, program_invocation_short_name, sizeof s->command - 1);

@@ -51,7 +51,8 @@ typedef struct cm_share_slot {
 	_Atomic uint32_t trim_seq;       /* bumped by `cachemalloc trim` */
 	_Atomic uint32_t publish_seq;    /* bumped by `cachemalloc top`: publish now */
 	_Atomic uint64_t listener;       /* 1: a listener answers (0: none, share_wait skips it) */
-	uint8_t pad[192 - 160];
+	uint64_t image;                  /* which program image of pid claimed it (exec starts another) */
+	uint8_t pad[192 - 168];
 } cm_share_slot;
 
 typedef struct cm_share_file {

@@ -124,6 +124,19 @@ elif SCENARIO == "dead":
         fail(f"the request failed beside a dead holder: {r.stdout.strip()}")
     if entry(a.pid):
         fail("the dead holder is still listed")
+elif SCENARIO == "exec":
+    # The slot of the image before exec (same pid and start time) is taken back when the
+    # new image joins: one entry for the pid, and a neighbour is still served.
+    a = start("exec")
+    wait_ready(a)
+    entries = [e for e in top.snapshot() if e["pid"] == a.pid]
+    print(f"  entries of pid {a.pid} after exec: {len(entries)}", flush=True)
+    if len(entries) != 1:
+        fail(f"after exec, {len(entries)} registry entries for pid {a.pid}")
+    r = ask()
+    if r.returncode != 0:
+        fail(f"the request failed beside an exec'd holder: {r.stdout.strip()}")
+    finish(a)
 elif SCENARIO == "latency":
     a = start("hold-live")
     wait_ready(a)

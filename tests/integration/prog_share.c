@@ -18,6 +18,7 @@
  *   prog_share nocuda  never touches CUDA: prints its thread count and
  *                      whether it maps a registry
  *   prog_share used    the same after one allocation
+ *   prog_share exec    one allocation, then exec: prog_share hold
  */
 #include "common.h"
 
@@ -87,6 +88,15 @@ int main(int argc, char **argv)
 	const char *mode = argc > 1 ? argv[1] : "";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	void *p[PIECES];
+	if (!strcmp(mode, "exec")) { /* joins, then becomes `prog_share hold` (same pid) */
+		void *q = NULL;
+		if (cudaMalloc(&q, 64 * INTEG_MIB) != cudaSuccess)
+			FAIL("64 MiB");
+		cudaFree(q);
+		execl("/proc/self/exe", argv[0], "hold", (char *)NULL);
+		FAIL("exec");
+		return integ_report("prog_share");
+	}
 	if (!strcmp(mode, "nocuda") || !strcmp(mode, "used")) {
 		if (!strcmp(mode, "used")) { /* one growth: the registry is joined now (share:on) */
 			void *q = NULL;
