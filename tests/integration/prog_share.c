@@ -133,12 +133,25 @@ int main(int argc, char **argv)
 		int rounds = argc > 2 ? atoi(argv[2]) : 5;
 		for (int r = 0; r < rounds; r++) {
 			void *q = NULL;
-			if (cudaMalloc(&q, device_total() / 6) != cudaSuccess) {
+			size_t size = device_total() / 6;
+			if (cudaMalloc(&q, size) != cudaSuccess) {
 				FAIL("round %d: out of memory", r);
 				continue;
 			}
-			cudaMemset(q, r, 4096);
+			/* Its first and last MiB hold the round's byte while it is
+			 * held: a neighbour's release never touches it. */
+			char *c = q;
+			unsigned char host[2][4096];
+			cudaMemset(c, r & 0xff, INTEG_MIB);
+			cudaMemset(c + size - INTEG_MIB, r & 0xff, INTEG_MIB);
 			usleep(20000);
+			cudaMemcpy(host[0], c + INTEG_MIB - 4096, 4096, cudaMemcpyDeviceToHost);
+			cudaMemcpy(host[1], c + size - 4096, 4096, cudaMemcpyDeviceToHost);
+			for (int k = 0; k < 4096; k++)
+				if (host[0][k] != (r & 0xff) || host[1][k] != (r & 0xff)) {
+					FAIL("round %d: the held block changed", r);
+					break;
+				}
 			cudaFree(q);
 			usleep(5000);
 		}
