@@ -690,6 +690,40 @@ static const char *cm_set_exit_summary(cm_config *cfg, cm_slice v)
 	return cm_parse_bool(v, &cfg->exit_summary);
 }
 
+/* ---- sharing a device (core/share.c) ---- */
+
+static const char *cm_set_share(cm_config *cfg, cm_slice v)
+{
+	if (cm_eq_nocase(v, "on") || cm_eq_nocase(v, "off")) {
+		cfg->share = cm_eq_nocase(v, "on");
+		return NULL;
+	}
+	return cm_parse_bool(v, &cfg->share);
+}
+
+/* An integer in [0, max]. */
+static const char *cm_parse_bounded(cm_slice v, uint64_t max, unsigned *out)
+{
+	uint64_t n;
+	const char *why = cm_parse_u64(v, &n);
+	if (why)
+		return why;
+	if (n > max)
+		return "too large";
+	*out = (unsigned)n;
+	return NULL;
+}
+
+static const char *cm_set_share_wait(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bounded(v, 600000, &cfg->share_wait_ms);
+}
+
+static const char *cm_set_idle_release(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_bounded(v, 86400 * 365, &cfg->idle_release_s);
+}
+
 static const cm_option cm_options[] = {
 	{ "max_split_size_mb", "MiB", "unlimited",
 	  "an integer number of MiB, 20 or more",
@@ -801,6 +835,23 @@ static const cm_option cm_options[] = {
 	  "make pinned host blocks with malloc and cudaHostRegister instead of "
 	  "cudaHostAlloc (not for write-combined requests)",
 	  cm_set_pinned_register },
+	/* sharing a device (core/share.c) */
+	{ "share", "bool", "on",
+	  "on or off (also true, false, 1, 0)",
+	  "publish this process's use of each device in a per-user registry, "
+	  "give idle cached memory to neighbours that run out, and ask them for "
+	  "theirs (off: no registry file, no thread)",
+	  cm_set_share },
+	{ "share_wait_ms", "ms", "1000",
+	  "an integer number of milliseconds, 0 to 600000",
+	  "after its own release, how long a failed request waits for the "
+	  "memory neighbours give back (0: ask, but do not wait)",
+	  cm_set_share_wait },
+	{ "idle_release_s", "seconds", "0 (never)",
+	  "an integer number of seconds, 0 or more",
+	  "give idle cached memory back to the device after this many seconds "
+	  "without an allocation (needs share)",
+	  cm_set_idle_release },
 };
 
 #define CM_NOPTIONS (sizeof cm_options / sizeof cm_options[0])
@@ -1050,6 +1101,9 @@ void cm_config_defaults(cm_config *cfg)
 	cfg->pinned_max_cached = CM_PINNED_AUTO;
 	cfg->pinned_use_cuda_host_register = false;
 	cfg->log_level = CM_LOG_WARNINGS;
+	cfg->share = true;
+	cfg->share_wait_ms = CM_SHARE_WAIT_MS_DEFAULT;
+	cfg->idle_release_s = 0;
 }
 
 FILE *cm_log_stream(const cm_config *cfg, cm_log_level level)

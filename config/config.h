@@ -85,7 +85,14 @@ typedef struct cm_config {
 	size_t pinned_max_cached;          /* bytes; CM_PINNED_AUTO: 1/8 of RAM */
 	bool pinned_use_cuda_host_register; /* malloc + cudaHostRegister */
 	cm_log_level log_level;            /* messages on stderr (cm_log) */
+	/* Sharing a device with other processes (core/share.c). */
+	bool share;                        /* registry, listener, asking neighbours */
+	unsigned share_wait_ms;            /* wait for neighbours' memory; 0: ask, no wait */
+	unsigned idle_release_s;           /* give idle memory back after this; 0: never */
+	char rank[24];                     /* a launcher's rank (env.c); "": none set */
 } cm_config;
+
+#define CM_SHARE_WAIT_MS_DEFAULT 1000u /* docs/design.md, "Sharing a device" */
 
 #define CM_PINNED_AUTO SIZE_MAX
 #define CM_PENDING_AUTO SIZE_MAX /* max_pending_mb:auto (core/order/fence.c, cm_pending_max) */

@@ -94,6 +94,8 @@ static void cm_env_load(void)
 	if (conf && !secure && (conf = strdup(conf)))
 		cm_env_text = conf;
 	cm_env_path_ids(&ids);
+	if (getenv("RANK") || getenv("OMPI_COMM_WORLD_RANK") || getenv("PMI_RANK") || getenv("SLURM_PROCID"))
+		snprintf(cm_env_config.rank, sizeof cm_env_config.rank, "%s", ids.rank); /* metrics' label */
 	cm_config_expand_paths(&cm_env_config, &ids, cm_log_stream(&cm_env_config, CM_LOG_ERRORS));
 	/* Only whether a tool is named: NVTX itself loads it. */
 	cm_env_config.nvtx_injection = nvtx && nvtx[0];

@@ -358,6 +358,7 @@ struct cm_heap {
 	_Atomic uint32_t defaults_ran; /* the legacy and per-thread streams of every device ran work */
 	cm_dir dir;                    /* user stream handle -> record (directory.c) */
 	struct cm_host *host;   /* pinned host memory (host.c); NULL: not cached */
+	struct cm_share *share; /* the devices' registries (serve/share.c); NULL: none joined */
 };
 
 /* Zeroed memory of whole cache lines, 64-byte aligned: what one thread

@@ -11,6 +11,8 @@
  */
 #include "backend_cuda.h"
 
+#include <string.h>
+
 #include "capture_state.h"
 #include "context.h"
 #include "nvtx.h"
@@ -189,6 +191,17 @@ static int cm_cu_device_ordinal(void *ctx, int slot)
 	return (int)cm_ctx_device(slot);
 }
 
+/* The UUID names the device's registry of processes (core/share.c). */
+static cm_status cm_cu_device_uuid(void *ctx, int slot, uint8_t uuid[16])
+{
+	(void)ctx;
+	CUuuid u;
+	if (cm_real.cuDeviceGetUuid_v2(&u, cm_ctx_device(slot)) != CUDA_SUCCESS)
+		return CM_ERR_BACKEND;
+	memcpy(uuid, u.bytes, 16);
+	return CM_OK;
+}
+
 /* ---- pinned host memory: the core's flags are translated here ---- */
 
 static unsigned cm_cu_host_flags(unsigned flags)
@@ -255,6 +268,8 @@ void cm_cuda_backend_init(cm_backend *be, int slots)
 		be->host_alloc = cm_cu_host_alloc;
 		be->host_free = cm_cu_host_free;
 	}
+	if (cm_real.cuDeviceGetUuid_v2)
+		be->device_uuid = cm_cu_device_uuid;
 	if (cm_real.cuMemHostRegister_v2 && cm_real.cuMemHostUnregister) {
 		be->host_register = cm_cu_host_register;
 		be->host_unregister = cm_cu_host_unregister;

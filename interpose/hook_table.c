@@ -99,6 +99,7 @@ const cm_real_slot cm_real_driver_slots[] = {
 	{ "cuGetProcAddress", (void **)&cm_real.cuGetProcAddress },
 	{ "cuGetProcAddress_v2", (void **)&cm_real.cuGetProcAddress_v2 },
 	{ "cuDeviceGetCount", (void **)&cm_real.cuDeviceGetCount },
+	{ "cuDeviceGetUuid_v2", (void **)&cm_real.cuDeviceGetUuid_v2 },
 	{ "cuDeviceCanAccessPeer", (void **)&cm_real.cuDeviceCanAccessPeer },
 	{ "cuDevicePrimaryCtxRetain", (void **)&cm_real.cuDevicePrimaryCtxRetain },
 	{ "cuDevicePrimaryCtxGetState", (void **)&cm_real.cuDevicePrimaryCtxGetState },

@@ -360,6 +360,7 @@ typedef struct cm_real_fns {
 	CUresult (*cuGetProcAddress)(const char *sym, void **fn, int ver, cuuint64_t flags);
 	CUresult (*cuGetProcAddress_v2)(const char *sym, void **fn, int ver, cuuint64_t flags, CUdriverProcAddressQueryResult *status);
 	CUresult (*cuDeviceGetCount)(int *n);
+	CUresult (*cuDeviceGetUuid_v2)(CUuuid *uuid, CUdevice dev);
 	CUresult (*cuDeviceCanAccessPeer)(int *can, CUdevice dev, CUdevice peer);
 	CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
 	CUresult (*cuDevicePrimaryCtxGetState)(CUdevice dev, unsigned int *flags, int *active);
@@ -1093,6 +1094,11 @@ static inline CUresult cm_real_cuGetProcAddress_v2(const char *sym, void **fn, i
 static inline CUresult cm_real_cuDeviceGetCount(int *n)
 {
 	return cm_drv_resolve() && cm_real.cuDeviceGetCount ? cm_real.cuDeviceGetCount(n) : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+static inline CUresult cm_real_cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+	return cm_drv_resolve() && cm_real.cuDeviceGetUuid_v2 ? cm_real.cuDeviceGetUuid_v2(uuid, dev) : CUDA_ERROR_NOT_INITIALIZED;
 }
 
 static inline CUresult cm_real_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)

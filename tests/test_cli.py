@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 BUILD, SRC, MAN = sys.argv[1], sys.argv[2], sys.argv[3]
-COMMANDS = ("run", "check", "replay", "plot", "convert", "options", "demo", "library")
+COMMANDS = ("run", "check", "replay", "plot", "convert", "options", "demo", "library", "top", "trim")
 failures = 0
 
 

@@ -340,6 +340,30 @@ static void test_other_keys_good(void **state)
 	done(p);
 }
 
+/* Sharing a device (core/share.c): share is on/off or a bool; the
+ * waits are bounded integers. */
+static void test_share_keys(void **state)
+{
+	parsed *p;
+
+	(void)state;
+	p = parse("share:off,share_wait_ms:250,idle_release_s:30");
+	assert_clean(p);
+	assert_false(p->cfg.share);
+	assert_int_equal(p->cfg.share_wait_ms, 250);
+	assert_int_equal(p->cfg.idle_release_s, 30);
+	done(p);
+	p = parse("share:ON,share_wait_ms:0");
+	assert_clean(p);
+	assert_true(p->cfg.share);
+	assert_int_equal(p->cfg.share_wait_ms, 0);
+	done(p);
+	done(parse_one_bad("share:maybe", "share", "maybe"));
+	done(parse_one_bad("share_wait_ms:-5", "share_wait_ms", "-5"));
+	done(parse_one_bad("share_wait_ms:600001", "share_wait_ms", "600001"));
+	done(parse_one_bad("idle_release_s:x", "idle_release_s", "x"));
+}
+
 static void test_bools(void **state)
 {
 	const char *yes[] = { "true", "True", "TRUE", "1" };
@@ -1340,6 +1364,7 @@ int main(void)
 		cmocka_unit_test(test_null_and_blank),
 		cmocka_unit_test(test_max_split_good),
 		cmocka_unit_test(test_other_keys_good),
+		cmocka_unit_test(test_share_keys),
 		cmocka_unit_test(test_bools),
 		cmocka_unit_test(test_last_entry_wins),
 		cmocka_unit_test(test_roundup_single),

@@ -95,6 +95,9 @@ typedef struct cm_backend {
 	cm_status (*host_free)(void *ctx, int dev, uintptr_t ptr);
 	cm_status (*host_register)(void *ctx, int dev, uintptr_t ptr, size_t size, unsigned flags);
 	cm_status (*host_unregister)(void *ctx, int dev, uintptr_t ptr);
+	/* Optional: the physical device's UUID, which names its registry of
+	 * processes (share.c). NULL: the device is not shared. */
+	cm_status (*device_uuid)(void *ctx, int dev, uint8_t uuid[16]);
 } cm_backend;
 
 #endif

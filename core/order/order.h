@@ -45,6 +45,10 @@ typedef struct cm_request {
 	bool awaiting;   /* the block just looked at awaits its proof (fence.c) */
 	bool over_bound; /* one that did not fit within max_pending_mb (heap.c) */
 	size_t gave[CM_RUNGS]; /* bytes each rung of the out-of-memory ladder gave back */
+	struct { /* the neighbours asked after the ladder (serve/share.c), for the report */
+		size_t procs, asked, gained;
+		uint64_t waited_ns;
+	} neighbours;
 } cm_request;
 void cm_fence_init_device(cm_device *d);
 void cm_fence_fini_device(cm_device *d);

@@ -266,6 +266,19 @@ static void cm_report_segments(const cm_report *r, FILE *out)
 	}
 }
 
+/* What the neighbours on the GPU gave back when asked (serve/share.c
+ * fills rq->neighbours: events flow up as data). */
+static void cm_report_neighbours(const cm_device *d, const cm_request *rq, FILE *out)
+{
+	if (!rq->neighbours.procs)
+		return;
+	fprintf(out, "  neighbours on this GPU (share): %zu process%s asked for %zu MiB; the device "
+		     "gained %zu MiB in %llu ms (share_wait_ms %u)\n",
+		rq->neighbours.procs, rq->neighbours.procs == 1 ? "" : "es", rq->neighbours.asked >> 20,
+		rq->neighbours.gained >> 20, (unsigned long long)(rq->neighbours.waited_ns / 1000000u),
+		d->heap->cfg.share_wait_ms);
+}
+
 static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report *r,
 			    bool over_limit, uint64_t suppressed, FILE *out)
 {
@@ -302,6 +315,7 @@ static void cm_report_print(cm_device *d, const cm_request *rq, const cm_report 
 			info && rq->size <= dev_total
 				? "'s free memory and this process's cached memory together" : "");
 	cm_report_ladder(rq, out);
+	cm_report_neighbours(d, rq, out);
 	cm_report_stitch(d, rq, out);
 	cm_report_host(d->heap, out);
 	cm_report_streams(r, out);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "serve.h"
+#include "share.h"
 
 static _Atomic uint64_t cm_heap_next_id = 1;
 
@@ -65,10 +66,13 @@ static void cm_device_fini(cm_device *d)
 	pthread_mutex_destroy(&d->lock);
 }
 
+static const cm_share_calls cm_share_calls_up = {cm_tc_steal_parked_locked, cm_stats_get};
+
 cm_status cm_heap_create(const cm_backend *be, const cm_config *cfg, cm_heap **out)
 {
 	if (!be || !cfg || !out || be->device_count <= 0)
 		return CM_ERR_INVALID;
+	cm_share_heap_init(&cm_share_calls_up);
 	_Static_assert(_Alignof(cm_heap) <= 64 && _Alignof(cm_device) <= 64, "cm_alloc_lines");
 	cm_heap *h = cm_alloc_lines(sizeof(*h));
 	if (!h)
@@ -107,6 +111,7 @@ void cm_heap_destroy(cm_heap *h)
 {
 	if (!h)
 		return;
+	cm_share_heap_fini(h); /* its listeners first: they use the devices */
 	cm_tc_heap_fini(h);
 	cm_host_destroy(h);
 	for (int i = 0; i < h->ndev; i++) {
@@ -238,8 +243,19 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
 		return NULL;
 	}
 	if (expandable)
-		return cm_exp_grow(d, pool, rq->size, cm_exp_tail_usable(d, pool, rq));
-	return cm_segment_create(d, pool, size, &b) == CM_OK ? b : NULL;
+		b = cm_exp_grow(d, pool, rq->size, cm_exp_tail_usable(d, pool, rq));
+	else if (cm_segment_create(d, pool, size, &b) != CM_OK)
+		b = NULL;
+	if (b)
+		cm_share_grew(d); /* the registry of the device's processes (share.c) */
+	return b;
+}
+
+/* What a neighbour's release may have made room for (share.c). */
+static cm_block *cm_share_retry(cm_device *d, cm_pool *pool, cm_request *rq)
+{
+	cm_block *b = cm_search_cached(d, pool, rq);
+	return b ? b : cm_grow(d, pool, rq);
 }
 
 /* Step 4, the out-of-memory ladder (docs/design.md, "Out of memory and
@@ -364,8 +380,9 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	if (cm_pending_bound(d, rq, grow) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
-	rq->hopeless = cm_oom_hopeless(d, &room, rq->size);
-	if (!rq->hopeless && ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq))))
+	rq->hopeless = cm_oom_hopeless(d, &room, rq->size) && !cm_share_may_help(d, rq->size);
+	if (!rq->hopeless && ((b = cm_grow(d, pool, rq)) || (b = cm_oom_ladder(d, pool, rq)) ||
+			      (b = cm_share_ask(d, pool, rq, cm_share_retry))))
 		goto found;
 	/* Chunks the failed growths cut out for stitching go back before the
 	 * report, which then tells what is held after the failure. */

@@ -12,6 +12,12 @@
  * seconds by a thread of its own, and once more at exit (the library's
  * destructor calls cm_metrics_write).
  *
+ * Every series also has the labels pid and host, and rank where a
+ * launcher's variable names one (config/env.c): with one file per process
+ * (the README's recipe) no two files hold the same series, which
+ * node_exporter's textfile collector would refuse (issue 33). The info
+ * series cachemalloc_info (value 1) names the version and configuration.
+ *
  * Invariant: the thread takes no lock but the device locks that
  * cm_stats_get takes, one at a time, and holds none while writing.
  * Wing: serve. Calls in its own wing heap.c; the mem and record wings.
@@ -24,13 +30,57 @@
 #include <string.h>
 #include <time.h>
 
+#include <unistd.h>
+
 #include "serve.h"
+
+#ifndef CM_VERSION
+#define CM_VERSION "unknown"
+#endif
 
 static void cm_metrics_family(FILE *out, const char *name, const char *suffix,
 			      const char *type, const char *help)
 {
 	fprintf(out, "# HELP cachemalloc_%s%s %s\n# TYPE cachemalloc_%s%s %s\n", name, suffix, help,
 		name, suffix, type);
+}
+
+/* s as a label value: backslash, quote and newline escaped. */
+static void cm_metrics_escape(char *out, size_t cap, const char *s)
+{
+	size_t n = 0;
+	for (; *s && n + 3 < cap; s++) {
+		if (*s == '\\' || *s == '"' || *s == '\n')
+			out[n++] = '\\';
+		out[n++] = *s == '\n' ? 'n' : *s;
+	}
+	out[n] = '\0';
+}
+
+/* The labels after device: pid, host, and rank where one is set. */
+static void cm_metrics_labels(const cm_heap *h, char *out, size_t cap)
+{
+	char host[256], esc[520];
+	if (gethostname(host, sizeof host) != 0)
+		strcpy(host, "localhost");
+	host[sizeof host - 1] = '\0';
+	cm_metrics_escape(esc, sizeof esc, host);
+	int n = snprintf(out, cap, ",pid=\"%ld\",host=\"%s\"", (long)getpid(), esc);
+	if (h->cfg.rank[0] && n > 0 && (size_t)n < cap)
+		snprintf(out + n, cap - (size_t)n, ",rank=\"%s\"", h->cfg.rank);
+}
+
+/* cachemalloc_info: the version and the configuration, value 1. */
+static void cm_metrics_info(const cm_heap *h, FILE *out, const char *labels)
+{
+	char conf[2 * CM_CONFIG_PATH_MAX];
+	cm_metrics_escape(conf, sizeof conf, cm_config_text());
+	cm_metrics_family(out, "info", "", "gauge",
+			  "the library's version and configuration (CACHEMALLOC_CONF), value 1");
+	fprintf(out, "cachemalloc_info{%s,version=\"%s\",conf=\"%s\",share=\"%s\","
+		     "share_wait_ms=\"%u\",idle_release_s=\"%u\"} 1\n",
+		labels + 1, CM_VERSION, conf, h->cfg.share ? "on" : "off", h->cfg.share_wait_ms,
+		h->cfg.idle_release_s);
 }
 
 /* A device (context slot) the program used; the others are left out. */
@@ -65,22 +115,25 @@ static void cm_metrics_text(cm_heap *h, FILE *out)
 		dev[0] = cm_device_ordinal(h, 0);
 		n = 1;
 	}
+	char labels[600];
+	cm_metrics_labels(h, labels, sizeof labels);
+	cm_metrics_info(h, out, labels);
 #define CM_X(field, desc)                                                                        \
 	cm_metrics_family(out, #field, "_total", "counter", desc);                               \
 	for (int i = 0; i < n; i++)                                                              \
-		fprintf(out, "cachemalloc_" #field "_total{device=\"%d\"} %" PRIu64 "\n", dev[i], \
-			st[i].field);
+		fprintf(out, "cachemalloc_" #field "_total{device=\"%d\"%s} %" PRIu64 "\n",      \
+			dev[i], labels, st[i].field);
 	CM_STATS_COUNTERS(CM_X)
 #undef CM_X
 #define CM_X(field, desc)                                                                         \
 	cm_metrics_family(out, #field, "", "gauge", desc);                                        \
 	for (int i = 0; i < n; i++)                                                               \
-		fprintf(out, "cachemalloc_" #field "{device=\"%d\"} %" PRIu64 "\n", dev[i],         \
-			st[i].field);                                                             \
+		fprintf(out, "cachemalloc_" #field "{device=\"%d\"%s} %" PRIu64 "\n", dev[i],     \
+			labels, st[i].field);                                                     \
 	cm_metrics_family(out, "peak_" #field, "", "gauge", "peak of: " desc);                   \
 	for (int i = 0; i < n; i++)                                                               \
-		fprintf(out, "cachemalloc_peak_" #field "{device=\"%d\"} %" PRIu64 "\n", dev[i],    \
-			st[i].peak_##field);
+		fprintf(out, "cachemalloc_peak_" #field "{device=\"%d\"%s} %" PRIu64 "\n",       \
+			dev[i], labels, st[i].peak_##field);
 	CM_STATS_LEVELS(CM_X)
 #undef CM_X
 out:

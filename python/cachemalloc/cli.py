@@ -1,5 +1,5 @@
 """The command `cachemalloc`: run, check, replay, plot, convert, options,
-demo, library (each with --help; the manual page is cachemalloc(1)).
+demo, library, top, trim (each with --help; the manual page is cachemalloc(1)).
 
 Configuration: every subcommand that runs the library or the replayer
 uses CACHEMALLOC_CONF from the environment, with --conf's entries after
@@ -185,6 +185,8 @@ def parser():
     p = sub.add_parser("library", help="print the path of libcachemalloc.so",
                        description="print the path of libcachemalloc.so (for LD_PRELOAD)")
     p.set_defaults(fn=cmd_library)
+    from cachemalloc import top as top_mod  # top, trim: the registries (core/serve/share.h)
+    top_mod.add_parsers(sub)
     return ap
 
 

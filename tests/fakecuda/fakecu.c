@@ -123,6 +123,7 @@ static void fk_init_once(void)
 	fk.limit = limit;
 	for (int d = 0; d < ndev; d++)
 		fk.prim[d] = (struct CUctx_st){ .dev = d, .primary = true };
+	fk_shared_init(); /* FAKECUDA_SHARED (fakecu_shared.c) */
 	pthread_atfork(NULL, NULL, fk_forked);
 	atomic_store(&fk.inited, true);
 }
@@ -233,6 +234,7 @@ static void *fk_reaper(void *arg)
 		pthread_mutex_lock(&fk.lock);
 		fk.used[p->dev] -= p->charge;
 		pthread_mutex_unlock(&fk.lock);
+		fk_shared_uncharge(p->dev, p->charge);
 		free(p);
 
 		pthread_mutex_lock(&fk.rlock);
@@ -278,6 +280,7 @@ void fk_defer_free(int dev, uintptr_t ptr, size_t charge, cm_event ev)
 	pthread_mutex_lock(&fk.lock);
 	fk.used[dev] -= charge;
 	pthread_mutex_unlock(&fk.lock);
+	fk_shared_uncharge(dev, charge);
 }
 
 bool fk_frees_pending(void)

@@ -308,4 +308,10 @@ CUresult fk_is_capturing(CUstream stream, CUstreamCaptureStatus *status, bool pt
 CUresult fk_malloc_async(CUdeviceptr *dptr, size_t size, CUstream stream, bool ptsz);
 CUresult fk_free_async(CUdeviceptr dptr, CUstream stream, bool ptsz);
 
+/* fakecu_shared.c: FAKECUDA_SHARED, one device budget for processes. */
+void fk_shared_init(void);
+bool fk_shared_charge(int dev, size_t bytes); /* false: the shared device is full */
+void fk_shared_uncharge(int dev, size_t bytes);
+size_t fk_shared_free(int dev, size_t own_free); /* cuMemGetInfo's free, shared */
+
 #endif

@@ -126,7 +126,7 @@ static CUresult fk_dev_alloc(int dev, size_t n, fk_kind kind, uint64_t cap_id, v
 	for (int attempt = 0;; attempt++) {
 		bool charged;
 		pthread_mutex_lock(&fk.lock);
-		charged = charge <= fk.limit - fk.used[dev];
+		charged = charge <= fk.limit - fk.used[dev] && fk_shared_charge(dev, charge);
 		if (charged)
 			fk.used[dev] += charge;
 		pthread_mutex_unlock(&fk.lock);
@@ -142,6 +142,8 @@ static CUresult fk_dev_alloc(int dev, size_t n, fk_kind kind, uint64_t cap_id, v
 				if (!ok)
 					fk.used[dev] -= charge;
 				pthread_mutex_unlock(&fk.lock);
+				if (!ok)
+					fk_shared_uncharge(dev, charge);
 				if (ok) {
 					*out = (void *)p;
 					return CUDA_SUCCESS;
@@ -152,6 +154,7 @@ static CUresult fk_dev_alloc(int dev, size_t n, fk_kind kind, uint64_t cap_id, v
 			pthread_mutex_lock(&fk.lock);
 			fk.used[dev] -= charge;
 			pthread_mutex_unlock(&fk.lock);
+			fk_shared_uncharge(dev, charge);
 		}
 		/* Memory given back with cudaFreeAsync may still be queued. */
 		if (attempt == 0 && fk_frees_pending()) {
@@ -255,6 +258,7 @@ FK_API CUresult cuMemFree_v2(CUdeviceptr dptr)
 	pthread_mutex_lock(&fk.lock);
 	fk.used[a.dev] -= a.charge;
 	pthread_mutex_unlock(&fk.lock);
+	fk_shared_uncharge(a.dev, a.charge);
 	return fk_status(st, CUDA_ERROR_INVALID_VALUE);
 }
 
@@ -499,6 +503,7 @@ FK_API CUresult cuMemGetInfo_v2(size_t *free_bytes, size_t *total)
 	*free_bytes = fk.limit - fk.used[dev];
 	*total = fk.limit;
 	pthread_mutex_unlock(&fk.lock);
+	*free_bytes = fk_shared_free(dev, *free_bytes);
 	return CUDA_SUCCESS;
 }
 
@@ -632,6 +637,7 @@ void fk_mem_reset_ctx(CUcontext ctx)
 		pthread_mutex_lock(&fk.lock);
 		fk.used[a.dev] -= a.charge;
 		pthread_mutex_unlock(&fk.lock);
+		fk_shared_uncharge(a.dev, a.charge);
 	}
 }
 
@@ -668,9 +674,11 @@ static void fk_vmm_settle(void)
 	for (int d = 0; d < fk.ndev; d++) {
 		size_t now = sim_vmm_physical_bytes(fk.s, d);
 		pthread_mutex_lock(&fk.lock);
-		fk.used[d] -= fk.vmm[d] - now;
+		size_t gone = fk.vmm[d] - now;
+		fk.used[d] -= gone;
 		fk.vmm[d] = now;
 		pthread_mutex_unlock(&fk.lock);
+		fk_shared_uncharge(d, gone);
 	}
 }
 
@@ -735,8 +743,11 @@ FK_API CUresult cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size,
 	pthread_mutex_lock(&fk.lock);
 	bool fits = size <= fk.limit - fk.used[dev];
 	pthread_mutex_unlock(&fk.lock);
+	fits = fits && fk_shared_charge(dev, size);
 	r = fits ? fk_vmm_status(fk.be->vmm_create(fk.be->ctx, dev, size, &h))
 		 : CUDA_ERROR_OUT_OF_MEMORY;
+	if (fits && r != CUDA_SUCCESS)
+		fk_shared_uncharge(dev, size);
 	if (r == CUDA_SUCCESS) {
 		pthread_mutex_lock(&fk.lock);
 		fk.used[dev] += size;

@@ -67,7 +67,14 @@ def check_metrics(path, what, want):
         check(False, f"{what}: {path} parses as Prometheus text", str(e))
         return {}
     check(all(n.startswith("cachemalloc_") for n, _ in samples), f"{what}: names prefixed cachemalloc_")
-    check(all(dict(l).get("device") == "0" for _, l in samples), f"{what}: every sample has device=\"0\"")
+    check(all(dict(l).get("device") == "0" for n, l in samples if n != "cachemalloc_info"),
+          f"{what}: every sample has device=\"0\"")
+    # One file per process: the pid label keeps their series apart (issue 33).
+    pids = {dict(l).get("pid") for _, l in samples}
+    check(len(pids) == 1 and None not in pids and all(dict(l).get("host") for _, l in samples),
+          f"{what}: every sample has the same pid label and a host label", str(pids))
+    check(samples.get(next((k for k in samples if k[0] == "cachemalloc_info"), None)) == 1,
+          f"{what}: an info series with value 1")
     for fam, t in types.items():
         check((t == "counter") == fam.endswith("_total"), f"{what}: {fam} is a {t}; counters end _total")
     got = {n: v for (n, l), v in samples.items()}
