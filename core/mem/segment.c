@@ -783,8 +783,8 @@ void cm_block_put(cm_device *d, cm_block *b)
 	b->state = CM_BLOCK_FREE;
 	bool awaiting = cm_free_awaits(d, b->seg->pool, &b->tag) &&
 			d->stats.pending_bytes + b->node.size <= cm_pending_max(d);
-	if (!awaiting && !cm_block_waits_other_stream(d, b))
-		cm_block_completed(d, b); /* reusable by its pool's consumer now */
+	if (b->completion_due && !awaiting && !cm_block_waits_other_stream(d, b))
+		cm_block_completed(d, b); /* traced, and reusable by its pool's consumer now */
 	cm_block_file(d, b, awaiting);
 	if (awaiting)
 		cm_pending_added(d);
