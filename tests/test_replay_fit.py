@@ -14,8 +14,9 @@ usage: test_replay_fit.py REPLAY_BINARY TRACE MODE
        test_replay_fit.py --covers TRACES_DIR NAME...
 The second form checks that every trace in TRACES_DIR (tests/traces) is one
 of the NAMEs registered, and that every trace of the project's shared traces
-(../shared/traces beside the clone, when there) is copied into TRACES_DIR
-unchanged: the fit tests then cover both, and CI reads no ../shared."""
+(the folder shared/traces next to the clone, when there) is copied into
+TRACES_DIR unchanged: the fit tests then cover both, and CI needs no such
+folder."""
 import filecmp
 import json
 import os
