@@ -6,11 +6,16 @@ knows, every integer in the shortest encoding CPython's pickle writes
 MemoryViz.js, which turns a LONG1 of more than 8 bytes into a BigInt,
 gets a Number for every address and size.
 
+A PATH gzipped is read decompressed (tests/snapshots/: snapshots PyTorch's
+own allocator wrote on a GPU, scripts/gpu/record_torch_snapshot.py, which
+this check must accept as the viewer does).
+
 usage: check_snapshot.py PATH [--stitched] [--pending] [--device-free] [--frames N] [ACTION ...]   (actions the trace must
 contain; --stitched: some segment lists stitched ranges, each inside it; --pending: some block
 is active_pending_free; --device-free: an oom entry has device_free above 0; --frames N: N
 blocks or more have a call stack, and only live blocks have one)
 """
+import gzip
 import io
 import pickle
 import pickletools
@@ -183,6 +188,8 @@ HOST_KEYS = ("host_alloc_calls", "host_cache_hits", "host_reserved_bytes",
 
 def main():
     data = open(sys.argv[1], "rb").read()
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
     expect(data[:1] == b"\x80" and 2 <= data[1] <= 4, "not a protocol 2-4 pickle")
     snap = PlainOnly(io.BytesIO(data)).load()
     expect(isinstance(snap, dict), "top level is not a dict")

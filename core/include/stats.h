@@ -20,6 +20,7 @@
 	X(raw_alloc_calls, "device allocations (segments created)")             \
 	X(raw_free_calls, "device frees (segments released)")                   \
 	X(fences, "full fences issued before a reuse")                          \
+	X(covered_streams, "non-blocking streams a fence or cover ordered")     \
 	X(collects, "completion collects started")                              \
 	X(idle_proofs, "reuses proven by idle user streams instead of a fence")  \
 	X(lazy_waits, "stream waits inserted at a stream's next submission")    \

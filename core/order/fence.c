@@ -14,7 +14,8 @@
  *   rule 2  freed on s, wanted by stream t               wait on s's mark
  *   rule 3  nothing ran since the last cover (quiet)     nothing
  *   rule 4  freed by this thread, every user stream idle  nothing (queries)
- *   rule 3  no non-blocking stream: the order at once (one event)
+ *   rule 3  no non-blocking stream, or none ran since the last cover:
+ *           the order at once (one event on legacy)
  *   rule 3  otherwise: the block awaits its proof while the search takes
  *           new memory within max_pending_mb (cm_pending_bound); past it,
  *           one cover when submissions are seen, else a full fence up to
@@ -288,6 +289,7 @@ static cm_status cm_fence(cm_device *d)
 		if ((st = be->event_record(be->ctx, dev, r->fence_ev, r->handle)) != CM_OK ||
 		    (st = be->stream_wait_event(be->ctx, dev, CM_STREAM_LEGACY, r->fence_ev)) != CM_OK)
 			return st;
+		d->stats.covered_streams++;
 	}
 	if ((st = be->event_record(be->ctx, dev, d->fence_event, CM_STREAM_LEGACY)) != CM_OK)
 		return st;
@@ -332,7 +334,22 @@ static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 	    be->event_record(be->ctx, d->index, r->fence_ev, r->handle) != CM_OK ||
 	    be->stream_wait_event(be->ctx, d->index, CM_STREAM_LEGACY, r->fence_ev) != CM_OK)
 		return cm_stream_failed(d, r);
+	d->stats.covered_streams++;
 	return true;
+}
+
+/* Whether a cover now would have more to order than the legacy stream's
+ * work: a non-blocking stream that ran since the last cover, or a zombie.
+ * Reads the ran list as cm_collect_record_ran does; a flag set after the
+ * read is taken by the cover all the same (this only weighs its cost). */
+static bool cm_nonblocking_ran(cm_device *d)
+{
+	if (!d->heap->sees_submissions || atomic_load(&d->zombies))
+		return true;
+	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
+		if (r->alive && r->kind == CM_SK_NONBLOCKING && atomic_load(&r->ran))
+			return true;
+	return false;
 }
 
 /* Rule 3 by ordering, paid by the streams that ran (submit.c): every
@@ -781,7 +798,7 @@ size_t cm_pending_max(const cm_device *d)
 bool cm_free_awaits(cm_device *d, const cm_pool *pool, const cm_tag *t)
 {
 	if (d->free_fence != CM_FENCE_GPU || pool->stream || t->stream || d->nb_count == 0 ||
-	    cm_pending_max(d) == 0)
+	    cm_pending_max(d) == 0 || !cm_nonblocking_ran(d))
 		return false;
 	if (!d->heap->sees_submissions && atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB)
 		return false; /* rule 4's idle proof may still serve it at once */
@@ -821,9 +838,10 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 		if (cm_quiet(d))
 			return CM_OK;
 	}
-	/* With no non-blocking stream, ordering is one event on legacy and
-	 * delays no stream: at once. */
-	if (cm_pending_max(d) == 0 || d->nb_count == 0)
+	/* With no non-blocking stream, or none that ran since the last cover
+	 * (libraries create streams they rarely use), ordering is one event on
+	 * legacy and delays no busy stream: at once. */
+	if (cm_pending_max(d) == 0 || d->nb_count == 0 || !cm_nonblocking_ran(d))
 		return cm_order_pending(d) ? CM_OK : CM_NOT_READY;
 	/* Else the block awaits a proof: the collect's completion, unless the
 	 * bound makes the order come first (a full fence when few streams

@@ -136,7 +136,8 @@ def one_try(a, config, batch, tmp):
         with open(stats) as f:
             st = json.load(f)
         keys = ("peak_reserved_bytes", "peak_allocated_bytes", "oom_count", "alloc_retries",
-                "peak_pending_bytes", "raw_alloc_calls", "raw_free_calls", "cache_hits")
+                "peak_pending_bytes", "raw_alloc_calls", "raw_free_calls", "cache_hits",
+                "fences", "covered_streams", "collects", "lazy_waits")
         res["lib"] = {k: st.get(k) for k in keys if k in st}
     if not res["ok"] and a.out:
         with open(os.path.join(a.out, f"stderr_{config}_{a.workload}_{batch}.txt"), "w") as f:
