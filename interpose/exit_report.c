@@ -5,7 +5,6 @@
  * heap, the levels seen) and the core's writers.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,11 +41,11 @@ static int cm_lib_torch_object(struct dl_phdr_info *info, size_t size, void *dat
 	return base && (strncmp(base, "libtorch", 8) == 0 || strncmp(base, "libc10", 6) == 0);
 }
 
-/* The report, written whole (cm_outfile_write: a temporary file renamed
- * over the path, so that a full disk never leaves it empty or cut). A
- * process that used no device writes its report only where none is
- * (O_EXCL), so that a shell or a tool started beside the program does not
- * overwrite the program's statistics at a shared path. */
+/* The report, written whole (a temporary file renamed over the path, so
+ * that a full disk never leaves it empty or cut). A process that used no
+ * device writes its report only where none is (cm_outfile_write_new), so
+ * that a shell or a tool started beside the program does not overwrite
+ * the program's statistics at a shared path. */
 static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 {
 	char *buf = NULL;
@@ -70,16 +69,11 @@ static void cm_lib_write_json(cm_heap *h, const cm_stats *st, const char *path)
 		free(buf);
 		return;
 	}
-	int fd = h ? -1 : open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (!h && fd < 0) {
-		if (errno != EEXIST)
-			cm_log(cm_config_get(), CM_LOG_ERRORS,
-			       "cachemalloc: cannot write statistics to %s: %s\n", path, strerror(errno));
-	} else {
-		if (fd >= 0)
-			close(fd); /* claimed: replaced whole below */
-		cm_outfile_write(path, buf, len, "statistics to", cm_log_stream(cm_config_get(), CM_LOG_ERRORS));
-	}
+	FILE *err = cm_log_stream(cm_config_get(), CM_LOG_ERRORS);
+	if (h)
+		cm_outfile_write(path, buf, len, "statistics to", err);
+	else
+		cm_outfile_write_new(path, buf, len, "statistics to", err);
 	free(buf);
 }
 

@@ -141,9 +141,13 @@ bool cm_snapshot_write(cm_heap *h, const char *path, FILE *err);
  * textfile now; or starts the one thread that writes it every period
  * seconds (false, with one line on stderr, when it cannot start). */
 bool cm_metrics_write(cm_heap *h, const char *path, FILE *err);
-/* Writes len bytes to path whole (a temporary file renamed over it,
- * core/record/outfile.c); a failure is one line on err, naming what. */
+/* Writes len bytes to path whole (core/record/outfile.c): a temporary
+ * file renamed over it, or with _new linked to it only where no file is
+ * (false, silently, where one is); a failure is one line on err, naming
+ * what. */
 bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
+bool cm_outfile_write_new(const char *path, const void *buf, size_t len, const char *what,
+			  FILE *err);
 bool cm_metrics_start(cm_heap *h, const char *path, unsigned period);
 
 /* log:PATH (core/record/eventlog.c): writes out what the event log buffers (the

@@ -23,10 +23,9 @@
  * 36). A write that fails or falls short (a full disk, a file size limit)
  * is cut back to its last whole line, so that the file stays replayable
  * up to there; it is told once on stderr and the log stops.
- * Wing: record. Calls no other file of the core.
+ * Wing: record. Calls outfile.c (the file).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -53,20 +52,10 @@ struct cm_eventlog {
  * back to its last whole line, told once. */
 static void cm_eventlog_write(cm_eventlog *log)
 {
-	size_t at = 0;
 	int err = 0;
 	off_t start = lseek(log->fd, 0, SEEK_CUR);
-	while (at < log->len && !log->failed) {
-		ssize_t w = write(log->fd, log->buf + at, log->len - at);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			err = w < 0 ? errno : ENOSPC;
-			break;
-		}
-		at += (size_t)w;
-	}
-	if (at < log->len && !log->failed) {
+	size_t at = log->failed ? log->len : cm_outfile_put(log->fd, log->buf, log->len, &err);
+	if (at < log->len) {
 		size_t whole = at;
 		while (whole > 0 && log->buf[whole - 1] != '\n')
 			whole--;
@@ -98,10 +87,10 @@ bool cm_eventlog_open(cm_heap *h)
 	if (!path[0])
 		return true;
 	cm_eventlog *log = calloc(1, sizeof(*log));
-	int fd = log ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644) : -1;
+	int fd = log ? cm_outfile_open_stream(path, "the event log", stderr) : -1;
 	if (fd < 0) {
-		fprintf(stderr, "cachemalloc: log: cannot write %s: %s; no event log\n", path,
-			log ? strerror(errno) : "out of memory");
+		if (!log)
+			fprintf(stderr, "cachemalloc: no memory for the event log %s\n", path);
 		free(log);
 		return false;
 	}

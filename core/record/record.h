@@ -72,8 +72,10 @@ void cm_stacks_forget(cm_device *d, uintptr_t addr);
 int cm_stacks_frames(const cm_device *d, uintptr_t addr,
 		     void (*fn)(void *arg, const char *name, const char *file), void *arg);
 
-/* outfile.c: path written whole (a temporary file renamed); false and
- * one line on err (if not NULL) on failure. */
-bool cm_outfile_write(const char *path, const void *buf, size_t len, const char *what, FILE *err);
+/* outfile.c (the whole-file writers are in cachemalloc.h): a file written
+ * as it goes, opened (fd, or -1 and one line on err) and filled with
+ * cm_outfile_put (the bytes written before a failure, its errno in *err). */
+int cm_outfile_open_stream(const char *path, const char *what, FILE *err);
+size_t cm_outfile_put(int fd, const void *buf, size_t len, int *err);
 
 #endif

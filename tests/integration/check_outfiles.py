@@ -12,6 +12,9 @@ full disk: the same program under a file size limit (RLIMIT_FSIZE, SIGXFSZ
   end with a whole line, every line whole, and replay up to there; the
   failure is told once on stderr. The statistics JSON, larger than the
   limit, must not be left empty or cut: absent, with one line on stderr.
+a bystander: a process that used no device (/bin/true, preloaded with the
+  same configuration) leaves the program's statistics at that path as they
+  are, and writes its own only where none is (issue 34: one writer).
 """
 import json
 import os
@@ -30,7 +33,7 @@ def check(ok, what, detail=""):
     failures += not ok
 
 
-def run(prog, lib, conf, limit=None):
+def run(prog, lib, conf, limit=None, args=("child-exit",)):
     env = dict(os.environ, LD_PRELOAD=lib, CACHEMALLOC_CONF=conf)
     # Under AddressSanitizer the preloaded library comes before libasan.
     env["ASAN_OPTIONS"] = (os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0").lstrip(":")
@@ -39,7 +42,7 @@ def run(prog, lib, conf, limit=None):
         if limit is not None:
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    return subprocess.run([prog, "child-exit"], env=env, preexec_fn=pre, capture_output=True,
+    return subprocess.run([prog, *args], env=env, preexec_fn=pre, capture_output=True,
                           text=True, timeout=120)
 
 
@@ -50,6 +53,24 @@ def replay(replay_exe, path):
     except (ValueError, IndexError):
         rep = {}
     return r, rep
+
+
+def bystander(prog, lib, d):
+    stats = f"{d}/shared.json"
+    run(prog, lib, f"stats:exit-json:{stats}")
+    with open(stats) as f:
+        before = f.read()
+    p = run("/bin/true", lib, f"stats:exit-json:{stats}", args=())
+    with open(stats) as f:
+        after = f.read()
+    check(p.returncode == 0 and after == before and json.loads(after)["device_used"],
+          "a process that used no device leaves the program's statistics as they are", after)
+    os.unlink(stats)
+    p = run("/bin/true", lib, f"stats:exit-json:{stats}", args=())
+    with open(stats) as f:
+        mine = json.load(f)
+    check(not mine["device_used"] and not [n for n in os.listdir(d) if "shared.json." in n],
+          "where none is, it writes its own, whole, and no temporary file stays", str(mine))
 
 
 def main():
@@ -103,6 +124,7 @@ def main():
               open(stats).read() if os.path.exists(stats) else "")
         check(any("cannot write statistics to" in l for l in p.stderr.splitlines()),
               "full disk: the statistics' failure told on stderr", p.stderr)
+        bystander(prog, lib, d)
     print(f"check_outfiles: {failures} failure(s)")
     return 1 if failures else 0
 
