@@ -461,6 +461,43 @@ static void test_idle_nonblocking_stream_sets_nothing_aside(void **state)
 	fixture_close(&f);
 }
 
+/* A free awaiting its proof because a non-blocking stream ran (the legacy
+ * stream still busy, so no collect completes) is ordered before the device
+ * is asked for more once that stream is idle: one cover, which delays no
+ * busy stream, and the request gets it back. While the stream is busy the
+ * request takes new memory within the bound, as before. */
+static void test_pending_ordered_before_growth_once_streams_idle(void **state)
+{
+	(void)state;
+	for (int busy = 0; busy < 2; busy++) {
+		fixture f;
+		fixture_open(&f, 4 * GiB, NULL);
+		cm_heap_track_submissions(f.heap);
+		cm_stream s = fixture_stream(&f, true);
+		uintptr_t keep = fixture_malloc(&f, 512u << 20); /* a bound of 32 MiB */
+		uintptr_t p = fixture_malloc(&f, 12u << 20);      /* a segment of its own */
+		submit_memset(&f, keep, 1, 4096, s);
+		assert_int_equal(sim_backend(f.sim)->device_synchronize(f.sim, 0), CM_OK); /* untold */
+		sim_gate *gs = busy ? submit_gate(&f, s) : NULL;
+		sim_gate *g = submit_gate(&f, CM_STREAM_LEGACY);
+		submit_memset(&f, p, 2, 4096, CM_STREAM_LEGACY);
+		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		uint64_t segments = submit_stats(&f).raw_alloc_calls;
+		uintptr_t q = fixture_malloc(&f, 12u << 20);
+		cm_stats st = submit_stats(&f);
+		assert_int_equal(q == p, !busy);
+		assert_int_equal(st.raw_alloc_calls, segments + (uint64_t)busy);
+		sim_gate_open(g);
+		if (gs)
+			sim_gate_open(gs);
+		assert_int_equal(cm_free(f.heap, q), CM_OK);
+		if (busy)
+			assert_int_equal(cm_free(f.heap, p), CM_ERR_INVALID); /* p is the cache's */
+		assert_int_equal(cm_free(f.heap, keep), CM_OK);
+		fixture_close(&f);
+	}
+}
+
 /* Streams created and destroyed without work leave zombies until reaped;
  * once their tails completed the idle device is quiet again: a pair
  * reuses its block without an order or new memory (measured on an H200:
@@ -684,6 +721,7 @@ int main(void)
 		cmocka_unit_test(test_reaped_zombies_leave_device_quiet),
 		cmocka_unit_test(test_device_sync_gives_quiet_back),
 		cmocka_unit_test(test_idle_nonblocking_stream_sets_nothing_aside),
+		cmocka_unit_test(test_pending_ordered_before_growth_once_streams_idle),
 		cmocka_unit_test(test_destroyed_streams_leave_legacy_alone),
 		cmocka_unit_test(test_expandable_growth_skips_awaiting_tail),
 		cmocka_unit_test(test_handle_reused_after_unseen_destroy),

@@ -17,7 +17,8 @@
  *   rule 3  no non-blocking stream, or none ran since the last cover:
  *           the order at once (one event on legacy)
  *   rule 3  otherwise: the block awaits its proof while the search takes
- *           new memory within max_pending_mb (cm_pending_bound); past it,
+ *           new memory within max_pending_mb (cm_pending_bound), unless the
+ *           streams that ran are idle by then; past it,
  *           one cover when submissions are seen, else a full fence up to
  *           CM_FENCE_MAX_NB streams, else a wait for the collect
  *
@@ -863,6 +864,22 @@ uint64_t cm_proven_epoch(cm_device *d)
 	return ordered > completed ? ordered : completed;
 }
 
+/* Whether every non-blocking stream that ran since the last cover has
+ * finished its work (a query each; no zombie): a cover then delays no
+ * busy stream, and the blocks awaiting it serve the request instead of
+ * new memory. Asked only before the device is, at a growth. */
+static bool cm_nonblocking_idle(cm_device *d)
+{
+	const cm_backend *be = d->heap->be;
+	if (!d->heap->sees_submissions || atomic_load(&d->zombies))
+		return false;
+	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
+		if (r->alive && r->kind == CM_SK_NONBLOCKING && atomic_load(&r->ran) &&
+		    be->stream_query(be->ctx, d->index, r->handle) != CM_OK)
+			return false;
+	return true;
+}
+
 /* After a search missed, with blocks awaiting: whether the collect in
  * flight completed, a proof for them (polled at most once per
  * allocation). With none in flight (the last one proved only those
@@ -889,7 +906,7 @@ bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow)
 	size_t pending = d->stats.pending_bytes, max = cm_pending_max(d);
 	if (!pending && !rq->over_bound)
 		return false;
-	if (!rq->over_bound && grow <= max && pending <= max - grow)
+	if (!rq->over_bound && grow <= max && pending <= max - grow && !cm_nonblocking_idle(d))
 		return false;
 	return cm_order_pending(d);
 }
