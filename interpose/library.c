@@ -103,6 +103,7 @@ __attribute__((constructor)) static void cm_lib_signal_early(void)
 static void *cm_lib_signal_thread(void *arg)
 {
 	cm_heap *h = arg;
+	pthread_setname_np(pthread_self(), "cm-report");
 	const cm_config *cfg = cm_config_get();
 	char c;
 	for (;;) {

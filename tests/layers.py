@@ -8,7 +8,7 @@ usage: layers.py NM WING=LIBRARY... (bottom wing first)
 Fails when an object of a wing leaves undefined a cm_ symbol that only a
 higher wing defines (a call up), or when the objects' calls close a circle
 of files other than the allowed ones (the serve wing's heap.c <->
-tcache.c, and, for now, the order wing's fence.c <-> streams.c). Symbols defined outside the core (config/, the C library) are
+tcache.c). Symbols defined outside the core (config/, the C library) are
 not the core's business here.
 """
 import subprocess

@@ -587,13 +587,10 @@ static void cm_collect_end_before(cm_device *d, uint64_t mark)
 
 cm_status cm_device_sync_locked(cm_device *d)
 {
-	const cm_backend *be = d->heap->be;
-	uint64_t e = atomic_fetch_add(&d->epoch, 1);
-	cm_status st = be->device_synchronize(be->ctx, d->index);
+	uint64_t e;
+	cm_status st = cm_stream_sync_device_at(d, &e);
 	if (st != CM_OK)
 		return st;
-	d->stats.host_syncs++;
-	cm_atomic_max(&d->completed_epoch, e);
 	cm_collect_end_before(d, e);
 	cm_stream_reap(d, true);
 	return CM_OK;

@@ -15,6 +15,7 @@ cm_status cm_stream_lookup(cm_device *d, cm_stream s, cm_stream_rec **per_thread
 			   cm_stream_rec **out);
 cm_stream_rec *cm_stream_find(cm_device *d, cm_stream s);
 cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool ran);
+cm_status cm_stream_sync_device_at(cm_device *d, uint64_t *mark);
 bool cm_stream_capturing(cm_device *d, cm_stream s);
 #define CM_REAP_PENDING 4 /* pending zombies one reap asks about (streams.c) */
 void cm_stream_reap(cm_device *d, bool all_complete);

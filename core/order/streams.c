@@ -33,7 +33,7 @@
  * - a record is in the directory (dir_handle set) exactly while it is a
  *   live user stream of a heap that sees submissions.
  * All functions run under the device lock.
- * Wing: order. Calls in its own wing directory.c, fence.c; the record wing.
+ * Wing: order. Calls in its own wing directory.c; the record wing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -291,6 +291,35 @@ static bool cm_stream_order_new(cm_device *d, cm_stream s)
 	return ok;
 }
 
+/* A device synchronization: everything queued before it is complete
+ * (completed_epoch), and the zombies are reaped. Its mark goes to *mark;
+ * fence.c's cm_device_sync_locked also ends the collects it proved
+ * (here, a collect left active ends at its next poll: its events
+ * completed). */
+cm_status cm_stream_sync_device_at(cm_device *d, uint64_t *mark)
+{
+	const cm_backend *be = d->heap->be;
+	uint64_t e = atomic_fetch_add(&d->epoch, 1);
+	cm_status st = be->device_synchronize(be->ctx, d->index);
+	if (st != CM_OK)
+		return st;
+	d->stats.host_syncs++;
+	uint64_t cur = atomic_load(&d->completed_epoch);
+	while (cur < e && !atomic_compare_exchange_weak(&d->completed_epoch, &cur, e))
+		;
+	*mark = e;
+	return CM_OK;
+}
+
+static cm_status cm_stream_sync_device(cm_device *d)
+{
+	uint64_t mark;
+	cm_status st = cm_stream_sync_device_at(d, &mark);
+	if (st == CM_OK)
+		cm_stream_reap(d, true);
+	return st;
+}
+
 /* A user stream: created through cm_stream_created, or met for the first
  * time in an allocation (created before we could see it: assumed
  * non-blocking, the conservative choice). */
@@ -320,7 +349,7 @@ cm_stream_rec *cm_stream_add(cm_device *d, cm_stream s, bool nonblocking, bool r
 		/* Not ordered: a device synchronization makes everything before
 		 * complete; failing that, its first work waits on the last
 		 * cover's event (submit.c's lazy wait, tried until it holds). */
-		if (!cm_stream_order_new(d, s) && cm_device_sync_locked(d) != CM_OK) {
+		if (!cm_stream_order_new(d, s) && cm_stream_sync_device(d) != CM_OK) {
 			d->stats.stream_failures++;
 			atomic_store(&r->ordered_gen, 0);
 		}

@@ -167,6 +167,7 @@ typedef struct cm_metrics_job {
 static void *cm_metrics_thread(void *arg)
 {
 	cm_metrics_job *job = arg;
+	pthread_setname_np(pthread_self(), "cm-metrics");
 	bool reported = false;
 	for (;;) {
 		struct timespec ts = {(time_t)job->period, 0};

@@ -294,6 +294,7 @@ static uint64_t cm_share_alloc_count(cm_share_dev *sd)
 static void *cm_share_listen(void *arg)
 {
 	cm_share_dev *sd = arg;
+	pthread_setname_np(pthread_self(), "cm-share"); /* for top -H and the tests */
 	cm_share_slot *s = sd->slot;
 	const cm_config *cfg = &sd->d->heap->cfg;
 	unsigned idle_s = cfg->idle_release_s;

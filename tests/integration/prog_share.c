@@ -105,10 +105,22 @@ int main(int argc, char **argv)
 			cudaFree(q);
 		}
 		usleep(50000);
+		/* Threads in all, and the library's (named cm-*: a sanitizer's
+		 * own thread is neither). */
 		DIR *dir = opendir("/proc/self/task");
-		int n = 0;
-		for (struct dirent *e; dir && (e = readdir(dir));)
-			n += e->d_name[0] != '.';
+		int n = 0, mine = 0;
+		for (struct dirent *e; dir && (e = readdir(dir));) {
+			if (e->d_name[0] == '.')
+				continue;
+			char path[300], comm[32] = "";
+			snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+			FILE *f = fopen(path, "r");
+			if (f && fgets(comm, sizeof comm, f))
+				mine += !strncmp(comm, "cm-", 3);
+			if (f)
+				fclose(f);
+			n++;
+		}
 		if (dir)
 			closedir(dir);
 		/* No registry mapped (its file name: core/share.c). */
@@ -119,7 +131,7 @@ int main(int argc, char **argv)
 			mapped += strstr(buf, "/dev/shm/cachemalloc-") != NULL;
 		if (maps)
 			fclose(maps);
-		printf("threads %d mapped %d\n", n, mapped);
+		printf("threads %d mapped %d library-threads %d\n", n, mapped, mine);
 		return 0;
 	}
 	if (!strcmp(mode, "ask")) {
