@@ -36,6 +36,11 @@
 
 #include "backend.h"
 #include "cachemalloc.h"
+#include "mem/mem_types.h"
+#include "order/order_types.h"
+#include "record/record_types.h"
+#include "report/report_types.h"
+#include "serve/serve_types.h"
 #include "config.h"
 #include "stats.h"
 
@@ -224,6 +229,13 @@ typedef struct cm_livemap {
 	size_t cap, count;
 } cm_livemap;
 
+/* A device: the fast path's cache line and the lock here; the rest in
+ * slices, each defined by the wing that writes it in its *_types.h
+ * (record/record_types.h, order/order_types.h, mem/mem_types.h,
+ * report/report_types.h, serve/serve_types.h; record's stats last), as anonymous members so
+ * that every wing names a field the same way. A lower wing may read a
+ * flag of a higher slice (in_use, short_of_memory) as data, never call up
+ * for it. */
 struct cm_device {
 	/* What the per-thread caches' fast path reads (tcache_fast.h, fence.c's
 	 * inline checks), in one cache line and not the lock's. */
@@ -241,95 +253,12 @@ struct cm_device {
 
 	_Alignas(64) pthread_mutex_t lock;
 
-	cm_pool none_small, none_large; /* cudaMalloc's pools */
-	/* Stream records (streams.c); user_streams and tc_gen above, zombies below. */
-	cm_stream_rec legacy;
-	cm_stream_rec **stream_table; /* user streams by handle */
-	size_t stream_table_cap;
-	cm_stream_rec *nb_list;       /* non-blocking streams, live and zombie */
-	size_t nb_count;
-	cm_stream_rec *all_streams;   /* every record, for the checker and teardown */
-	cm_stream_rec *user_list;     /* the records user_streams counts */
-	cm_stream_rec *zombie_oldest, *zombie_newest; /* the zombies, for reaping */
-	/* For the tests: records and segments the stream paths visited
-	 * (reaping, orphaning a dead stream's segments, rule 4's idle proof),
-	 * the calls of cm_stream_reap, and the awaiting blocks put back. */
-	struct {
-		uint64_t reaps, reap, orphan, idle, returned;
-	} visits;
-	/* The submission protocol (submit.c, fence.c). lock-free reads. */
-	_Atomic bool quiet;          /* no user stream's ran flag is set */
-	_Atomic bool covering;       /* a cover is under way: quiet proves nothing yet */
-	_Atomic(cm_stream_rec *) ran_list; /* every record whose flag may be set (streams.c) */
-	_Atomic uint64_t order_gen;  /* bumped each time fence_event is recorded by a cover */
-	_Atomic uint32_t zombies;    /* destroyed streams whose tail may be pending */
-
-	cm_tnode *idle_small, *idle_large; /* wholly free segments */
-	/* Free blocks awaiting a proof (an order or a completion) before
-	 * cudaMalloc may reuse them, out of their pools' indexes (segment.c);
-	 * their bytes are stats.pending_bytes. Linked through node.left and
-	 * node.right, in the order they were set aside; the prefix of them
-	 * freed at or before the proven epoch goes back to the indexes. */
-	cm_tnode *awaiting_head, *awaiting_tail;
-	cm_segment *idle_oldest, *idle_newest; /* the same, by idle_since (release.c) */
-	cm_segment **segs;                 /* by base address */
-	size_t nsegs, segs_cap;
-	cm_livemap live;
-	cm_tc_dev *tc_list; /* the per-thread caches bound to the device (tcache.c) */
-	_Atomic uint64_t large_place_gen; /* lock-free read: bumped when a large pool changes */
-
-	/* The epoch protocol (fence.c), with epoch above. lock-free reads. */
-	_Atomic uint64_t ordered_epoch;   /* a fence was issued after these */
-	_Atomic uint64_t completed_epoch; /* their work is proven complete */
-	cm_event fence_event;             /* the last fence's legacy event */
-	cm_event birth_event;             /* orders new streams (streams.c) */
-	cm_stream_rec *retired_streams;   /* records to reuse (streams.c) */
-	bool fence_recorded;
-	uint64_t idle_gen; /* the order generation whose cover event completed (fence.c) */
-	cm_collect collect;      /* the oldest collect (fence.c) */
-	cm_collect collect_next; /* a second, started only for pinned memory */
-	/* lock-free read: stats.reserved_bytes, for the other slots of the
-	 * same physical device (cm_reserved_add). */
-	_Atomic uint64_t reserved_seen;
-	/* The last request that asked the device found it short of memory
-	 * (heap.c): no memory is set aside for pending frees until one finds
-	 * room. */
-	bool short_of_memory;
-
-	cm_event *event_pool; /* streams.c */
-	size_t nevents_pooled, event_pool_cap;
-
-	/* Unmapped physical chunks kept for stitching (stitch.c): complete,
-	 * counted in reserved_bytes and stitch_free_bytes. */
-	cm_mem_handle *free_chunks;
-	size_t nfree_chunks, free_chunks_cap, free_chunk_size;
-
-	/* Memory the driver did not take back, given back again at the next
-	 * release (giveback.c): counted in reserved_bytes and
-	 * unreleased_bytes. */
-	struct cm_giveback *giveback;
-	size_t ngiveback, giveback_cap;
-	bool giveback_told;
-
-	cm_block *block_freelist; /* type-stable block structs */
-	void **slabs;
-	size_t nslabs, slabs_cap;
-
-	struct cm_trace_entry *trace; /* NULL: not tracing (trace.c) */
-	struct cm_stacks *stacks;     /* NULL: no stacks (stacks.c) */
-	size_t trace_next, trace_count;
-	uint64_t clock; /* logical time for idle ordering */
-	size_t limit;   /* per_process_memory_fraction of the device; 0: not read yet */
-	/* release_threshold_mb of this device: the configuration's, or what the
-	 * program set on the default memory pool (pool_view.c); SIZE_MAX: keep
-	 * all. Back to the configuration's at a reset. */
-	size_t release_threshold;
-	uint64_t report_last; /* when the last out-of-memory report was printed (ns) */
-	uint64_t report_suppressed;
-	/* lock-free: the program allocated or created a stream here since the
-	 * last reset; pinned frees wait only for devices in use (host.c). */
-	_Atomic bool in_use;
-	cm_stats stats;
+	CM_DEVICE_ORDER;
+	CM_DEVICE_MEM;
+	CM_DEVICE_REPORT;
+	CM_DEVICE_SERVE;
+	CM_DEVICE_RECORD;
+	cm_stats stats; /* record/stats.c's levels and counters */
 };
 
 typedef struct cm_tc_retired {
