@@ -84,6 +84,8 @@ static void probe_before_init(void)
 	code("before-init.mem-alloc", cuMemAlloc(&p, MIB));
 	code("before-init.ctx-get-current", cuCtxGetCurrent(&c));
 	code("before-init.device-get-count", cuDeviceGetCount(&n));
+	CUuuid u;
+	code("before-init.device-get-uuid", cuDeviceGetUuid_v2(&u, 0));
 	code("before-init.driver-get-version", cuDriverGetVersion(&n));
 	code("before-init.get-error-name", cuGetErrorName(CUDA_ERROR_INVALID_VALUE, &s));
 	code("before-init.get-proc-address", cuGetProcAddress("cuMemAlloc", &fn, 12000, 0, &st));
@@ -172,6 +174,13 @@ static void probe_contexts(void)
 
 	code("device-get.bad", cuDeviceGet(&dev, 9999));
 	code("device-get", cuDeviceGet(&dev, 0));
+	/* The UUID names a GPU in the registry of its processes (share.c). */
+	CUuuid u1, u2;
+	code("uuid.bad-device", cuDeviceGetUuid_v2(&u1, 9999));
+	code("uuid", cuDeviceGetUuid_v2(&u1, 0));
+	code("uuid.again", cuDeviceGetUuid_v2(&u2, 0));
+	yes("uuid.stable", memcmp(&u1, &u2, sizeof u1) == 0);
+	yes("uuid.not-zero", memcmp(&u1, &(CUuuid){ { 0 } }, sizeof u1) != 0);
 	code("attr.vmm", cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 0));
 	say("attr.vmm.value", "%d", v);
 	cuDeviceGetAttribute(&v, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 0);
