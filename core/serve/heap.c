@@ -555,15 +555,24 @@ void cm_sync_end(cm_heap *h, cm_sync_token tok, cm_status result)
 
 /* ---- release and stats ---- */
 
-size_t cm_release_cached(cm_heap *h, int dev)
+/* Device dev locked after every thread's parked blocks went back to the
+ * pools, for a release of its idle memory; NULL: no such device. */
+cm_device *cm_device_lock_flushed(cm_heap *h, int dev)
 {
 	if (dev < 0 || dev >= h->ndev)
-		return 0;
-	cm_device *d = &h->devs[dev];
-	size_t freed = 0;
+		return NULL;
 	cm_thread_flush(h);
+	cm_device *d = &h->devs[dev];
 	pthread_mutex_lock(&d->lock);
-	freed = cm_giveback_retry(d);
+	return d;
+}
+
+size_t cm_release_cached(cm_heap *h, int dev)
+{
+	cm_device *d = cm_device_lock_flushed(h, dev);
+	if (!d)
+		return 0;
+	size_t freed = cm_giveback_retry(d);
 	if (cm_device_sync_locked(d) == CM_OK)
 		freed += cm_release_all_locked(d);
 	pthread_mutex_unlock(&d->lock);

@@ -56,12 +56,10 @@ void cm_pool_reset_high(cm_heap *h, int dev, bool used, bool reserved)
 
 size_t cm_pool_trim(cm_heap *h, int dev, size_t keep)
 {
-	if (dev < 0 || dev >= h->ndev)
+	cm_device *d = cm_device_lock_flushed(h, dev);
+	if (!d)
 		return 0;
-	cm_device *d = &h->devs[dev];
 	size_t freed = 0;
-	cm_thread_flush(h);
-	pthread_mutex_lock(&d->lock);
 	if (d->stats.reserved_bytes > keep && cm_device_sync_locked(d) == CM_OK) {
 		cm_awaiting_return(d, cm_proven_epoch(d));
 		freed = cm_release_down_to_locked(d, keep);

@@ -33,5 +33,6 @@ bool cm_tc_check(cm_heap *h, FILE *err);
 /* heap.c */
 cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintptr_t *out);
 cm_status cm_free_slow(cm_heap *h, uintptr_t ptr, cm_stream key);
+cm_device *cm_device_lock_flushed(cm_heap *h, int dev);
 
 #endif
