@@ -292,10 +292,10 @@ static bool cm_stream_order_new(cm_device *d, cm_stream s)
 }
 
 /* A device synchronization: everything queued before it is complete
- * (completed_epoch), and the zombies are reaped. Its mark goes to *mark;
- * fence.c's cm_device_sync_locked also ends the collects it proved
- * (here, a collect left active ends at its next poll: its events
- * completed). */
+ * (completed_epoch); its mark goes to *mark. The callers reap the zombies
+ * (which a collect holding their tails defers) and fence.c's
+ * cm_device_sync_locked first ends the collects before the mark; one left
+ * active ends at its next poll (its events completed). */
 cm_status cm_stream_sync_device_at(cm_device *d, uint64_t *mark)
 {
 	const cm_backend *be = d->heap->be;
