@@ -1,7 +1,7 @@
 /* core/serve/serve.h - the serve wing, the highest: the public entry
  * points (cachemalloc.h), the search order and slow paths (heap.c), the
  * per-thread caches (tcache.c; their fast path inline in
- * include/tcache_fast.h), the submission hooks' entry points (submit.c),
+ * tcache_fast.h), the submission hooks' entry points (submit.c),
  * graph capture (capture.c), the default memory pool's view
  * (pool_view.c), the readers (metrics.c) and the checker (check.c).
  * Calls every wing below; heap.c <-> tcache.c is the one circle of files
