@@ -16,6 +16,10 @@
 #include "config.h"
 #include "sim.h"
 
+#define KiB ((size_t)1 << 10)
+#define MiB ((size_t)1 << 20)
+#define GiB ((size_t)1 << 30)
+
 typedef struct fixture {
 	sim *sim;
 	cm_heap *heap;
@@ -61,6 +65,14 @@ static inline size_t fixture_logged(fixture *f, sim_call call)
 	return n;
 }
 
+/* Device 0's counters now. */
+static inline cm_stats fixture_stats(fixture *f)
+{
+	cm_stats st;
+	cm_stats_get(f->heap, 0, &st);
+	return st;
+}
+
 static inline uintptr_t fixture_malloc(fixture *f, size_t size)
 {
 	uintptr_t p = 0;
@@ -68,6 +80,17 @@ static inline uintptr_t fixture_malloc(fixture *f, size_t size)
 	assert_true(p != 0);
 	return p;
 }
+
+static inline void fixture_free_n(fixture *f, const uintptr_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cm_free(f->heap, p[i]), CM_OK);
+}
+
+/* Frees each block in the order named, each free asserted. */
+#define fixture_free(f, ...) \
+	fixture_free_n((f), (const uintptr_t[]){__VA_ARGS__}, \
+		sizeof((uintptr_t[]){__VA_ARGS__}) / sizeof(uintptr_t))
 
 static inline uintptr_t fixture_malloc_async(fixture *f, size_t size, cm_stream s)
 {

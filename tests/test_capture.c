@@ -6,7 +6,6 @@
 
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
 #define S ((cm_stream)0x1000) /* a capturing stream's handle, as the hooks name it */
 
 typedef struct asked {

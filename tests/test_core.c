@@ -7,9 +7,6 @@
 #include "fixture.h"
 #include "internal.h"
 
-#define MiB ((size_t)1 << 20)
-#define GiB ((size_t)1 << 30)
-
 /* ---- rounding and segment sizes ---- */
 
 static void test_round_sizes(void **state)
@@ -103,7 +100,7 @@ static void test_split_and_merge(void **state)
 	fixture_check(&f);
 
 	cm_stats st;
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	cm_thread_flush(f.heap);
 	fixture_check(&f);
 	cm_stats_get(f.heap, 0, &st);
@@ -111,9 +108,7 @@ static void test_split_and_merge(void **state)
 	assert_int_equal(st.inactive_split_bytes, 2 * MiB - 1024 - 512);
 	/* The hole at b is best fit for a 3000-byte request. */
 	assert_int_equal(fixture_malloc(&f, 2600), b);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_free(&f, b, a, c);
 	cm_thread_flush(f.heap);
 	fixture_check(&f);
 	cm_stats_get(f.heap, 0, &st);
@@ -124,7 +119,7 @@ static void test_split_and_merge(void **state)
 	uintptr_t big = fixture_malloc(&f, 30 * MiB + 1);
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
 	assert_int_equal(sim_log_get(f.sim, sim_log_count(f.sim) - 1).size, 32 * MiB);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	fixture_free(&f, big);
 	fixture_close(&f);
 }
 
@@ -145,8 +140,8 @@ static void test_mid_sizes_share_20mib_segments(void **state)
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
 	assert_true(s < p[0] || s >= p[0] + 20 * MiB);
 	for (int i = 0; i < 4; i++)
-		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, s), CM_OK);
+		fixture_free(&f, p[i]);
+	fixture_free(&f, s);
 	fixture_close(&f);
 }
 
@@ -156,7 +151,7 @@ static void test_max_split_size(void **state)
 	fixture f;
 	fixture_open(&f, 4 * GiB, "max_split_size_mb:40");
 	uintptr_t big = fixture_malloc(&f, 100 * MiB);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	fixture_free(&f, big);
 	cm_thread_flush(f.heap);
 	/* 100 MiB is above max_split: not split for 50 MiB (waste >= 20 MiB)... */
 	uintptr_t half = fixture_malloc(&f, 50 * MiB);
@@ -171,9 +166,7 @@ static void test_max_split_size(void **state)
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.allocated_bytes, 100 * MiB + 50 * MiB + 30 * MiB);
-	assert_int_equal(cm_free(f.heap, half), CM_OK);
-	assert_int_equal(cm_free(f.heap, small), CM_OK);
-	assert_int_equal(cm_free(f.heap, near), CM_OK);
+	fixture_free(&f, half, small, near);
 	fixture_close(&f);
 }
 
@@ -184,15 +177,15 @@ static void test_bad_frees(void **state)
 	fixture_open(&f, GiB, NULL);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	uintptr_t q = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, 0), CM_OK);
+	fixture_free(&f, 0);
 	assert_int_equal(cm_free(f.heap, p + 512), CM_ERR_INVALID); /* interior */
 	assert_int_equal(cm_free(f.heap, 12345), CM_ERR_NOT_OURS);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(cm_free(f.heap, p), CM_ERR_INVALID); /* double, parked */
 	cm_thread_flush(f.heap);
 	assert_int_equal(cm_free(f.heap, p), CM_ERR_INVALID); /* double, merged */
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	uintptr_t z = 1;
 	assert_int_equal(cm_malloc(f.heap, 0, 0, &z), CM_OK);
 	assert_int_equal(z, 0);
@@ -211,7 +204,7 @@ static void test_stats_json_keys(void **state)
 	fixture f;
 	fixture_open(&f, GiB, NULL);
 	uintptr_t p = fixture_malloc(&f, 100);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	p = fixture_malloc(&f, 100);
 	cm_stats st;
 	cm_stats_get(f.heap, -1, &st);
@@ -236,7 +229,7 @@ static void test_stats_json_keys(void **state)
 	assert_non_null(strstr(buf, "\"alloc_calls\": 2,"));
 	assert_non_null(strstr(buf, "\"reserved_bytes\": 2097152,"));
 	free(buf);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -338,7 +331,7 @@ static void test_rule2_completed_needs_no_wait(void **state)
 		usleep(100);
 	assert_int_equal(fixture_malloc_async(&f, 4096, b), p);
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -425,16 +418,16 @@ static void test_rule4_single_stream_no_calls(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_log_clear(f.sim);
 	for (int i = 0; i < 1000; i++) {
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p);
 	}
 	/* Also through the shared pool (a different size each time). */
 	for (size_t sz = 512; sz < 64 * 1024; sz += 512) {
 		uintptr_t q = fixture_malloc(&f, sz);
-		assert_int_equal(cm_free(f.heap, q), CM_OK);
+		fixture_free(&f, q);
 	}
 	assert_int_equal(sim_log_count(f.sim), 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -463,7 +456,7 @@ static void test_rule4_cross_thread_fences(void **state)
 	assert_int_equal(st.fences, 1);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 1);
 	assert_int_equal(sim_log_get(f.sim, 0).stream, CM_STREAM_LEGACY);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -478,7 +471,7 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
 	fixture_stream_sync(&f, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
 	cm_stats st;
@@ -489,13 +482,13 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_QUERY), 3);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.idle_proofs, 1);
 	assert_int_equal(st.fences, 1);
 	sim_gate_open(g);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -510,7 +503,7 @@ static void test_rule4_idle_proof_sees_legacy_work(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
@@ -521,7 +514,7 @@ static void test_rule4_idle_proof_sees_legacy_work(void **state)
 	sim_gate_open(g);
 	fixture_device_sync(&f);
 	assert_int_equal(*(volatile unsigned char *)p, 2);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -535,7 +528,7 @@ static void test_rule4_new_stream_ordered_after_reuse(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p); /* rule 4: no device call */
 	cm_stream a = fixture_stream(&f, true);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 2, 4096, a), CM_OK);
@@ -543,7 +536,7 @@ static void test_rule4_new_stream_ordered_after_reuse(void **state)
 	sim_gate_open(g);
 	fixture_device_sync(&f);
 	assert_int_equal(*(volatile unsigned char *)p, 2);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -566,7 +559,7 @@ static void test_rule6_sync_proves_completion(void **state)
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
 	assert_int_equal(r, p);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	fixture_device_sync(&f);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096 * 4), q);
@@ -574,8 +567,7 @@ static void test_rule6_sync_proves_completion(void **state)
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.fences, 0);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	fixture_free(&f, q, r);
 	fixture_close(&f);
 }
 
@@ -590,7 +582,7 @@ static void test_rule5_stream_lifetime(void **state)
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	fixture_stream_end(&f, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	/* Still pending on the dead stream: a fence waits on its tail. */
 	assert_int_equal(fixture_malloc(&f, 4096), p);
@@ -610,7 +602,7 @@ static void test_rule5_stream_lifetime(void **state)
 		if (e.call == SIM_EVENT_RECORD)
 			assert_int_equal(e.stream, CM_STREAM_LEGACY);
 	}
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -647,7 +639,7 @@ static void test_rule7_capture_takes_fresh_memory(void **state)
 	cm_stream a = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	uintptr_t keep = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_set_capturing(f.sim, 0, a, true);
 	sim_log_clear(f.sim);
 	uintptr_t q = fixture_malloc(&f, MiB);
@@ -655,8 +647,7 @@ static void test_rule7_capture_takes_fresh_memory(void **state)
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
 	assert_true(q != p);
 	sim_set_capturing(f.sim, 0, a, false);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_free(&f, q, keep);
 	fixture_close(&f);
 }
 
@@ -684,7 +675,7 @@ static void test_many_streams_collect(void **state)
 	fixture_open_many_streams(&f, "max_pending_mb:1", NULL);
 	uintptr_t p = fixture_malloc(&f, MiB / CM_COLLECT_BATCH_DIV);
 	uintptr_t keep = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
@@ -702,10 +693,10 @@ static void test_many_streams_collect(void **state)
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.raw_alloc_calls, 1);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	for (size_t i = 0; i <= n; i++)
-		assert_int_equal(cm_free(f.heap, more[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+		fixture_free(&f, more[i]);
+	fixture_free(&f, keep);
 	fixture_close(&f);
 }
 
@@ -726,13 +717,13 @@ static void test_collect_waits_for_a_batch(void **state)
 		keep[i] = fixture_malloc(&f, 4096);
 	}
 	for (int i = 0; i < N - 1; i++)
-		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
+		fixture_free(&f, p[i]);
 	uintptr_t q = fixture_malloc(&f, 4096); /* passes over the N - 1 */
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.pending_bytes, (N - 1) * 4096);
 	assert_int_equal(st.collects, 0);
-	assert_int_equal(cm_free(f.heap, p[N - 1]), CM_OK);
+	fixture_free(&f, p[N - 1]);
 	uintptr_t r = fixture_malloc(&f, 4096); /* the batch: a collect starts */
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.pending_bytes, N * 4096);
@@ -744,11 +735,9 @@ static void test_collect_waits_for_a_batch(void **state)
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	fixture_free(&f, big, q, r);
 	for (int i = 0; i < N; i++)
-		assert_int_equal(cm_free(f.heap, keep[i]), CM_OK);
+		fixture_free(&f, keep[i]);
 	fixture_close(&f);
 }
 
@@ -774,10 +763,10 @@ static void test_proof_returns_only_what_it_proves(void **state)
 		keep[N + i] = fixture_malloc(&f, size);
 	}
 	for (int i = 0; i < N; i++)
-		assert_int_equal(cm_free(f.heap, before[i]), CM_OK);
+		fixture_free(&f, before[i]);
 	uintptr_t q = fixture_malloc(&f, size); /* sets them aside, starts the collect */
 	for (int i = 0; i < N; i++)
-		assert_int_equal(cm_free(f.heap, after[i]), CM_OK);
+		fixture_free(&f, after[i]);
 	uintptr_t r = fixture_malloc(&f, size); /* sets these aside too */
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
@@ -791,11 +780,9 @@ static void test_proof_returns_only_what_it_proves(void **state)
 	assert_int_equal(st.pending_bytes, N * size); /* the later ones */
 	assert_int_equal(d->visits.returned - returned, N);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	fixture_free(&f, big, q, r);
 	for (int i = 0; i < 2 * N; i++)
-		assert_int_equal(cm_free(f.heap, keep[i]), CM_OK);
+		fixture_free(&f, keep[i]);
 	fixture_close(&f);
 }
 
@@ -854,13 +841,13 @@ static void non_split_serves(const char *conf, bool served)
 	fixture f;
 	fixture_open(&f, GiB, conf);
 	uintptr_t a = fixture_malloc(&f, 100 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	uintptr_t b = fixture_malloc(&f, 90 * MiB);
 	assert_true((b == a) == served);
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.raw_alloc_calls, served ? 1 : 2);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	fixture_close(&f);
 }
 
@@ -887,7 +874,7 @@ static void test_collect_asks_each_event_once(void **state)
 	size_t batch = 2048 * MiB / CM_COLLECT_BATCH_DIV; /* a collect starts once this awaits */
 	uintptr_t p = fixture_malloc(&f, batch);
 	uintptr_t keep = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	enum { K = 10 };
 	uintptr_t q[K + 1];
 	q[0] = fixture_malloc(&f, batch); /* starts the collect: p awaits it */
@@ -911,10 +898,10 @@ static void test_collect_asks_each_event_once(void **state)
 	assert_int_equal(st.pending_bytes, 0); /* p is back */
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	fixture_free(&f, r);
 	for (int i = 0; i <= K; i++)
-		assert_int_equal(cm_free(f.heap, q[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+		fixture_free(&f, q[i]);
+	fixture_free(&f, keep);
 	fixture_close(&f);
 }
 
@@ -924,7 +911,7 @@ static void test_oom_releases_cache(void **state)
 	fixture f;
 	fixture_open(&f, 64 * MiB, NULL);
 	uintptr_t a = fixture_malloc(&f, 40 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	/* 40 MiB cached cannot serve 50 MiB (no split beyond it): released. */
 	uintptr_t b = fixture_malloc(&f, 50 * MiB);
 	cm_stats st;
@@ -935,9 +922,9 @@ static void test_oom_releases_cache(void **state)
 	uintptr_t c;
 	assert_int_equal(cm_malloc(f.heap, 0, 30 * MiB, &c), CM_ERR_OOM);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	c = fixture_malloc(&f, 30 * MiB);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_free(&f, c);
 	fixture_close(&f);
 }
 
@@ -971,7 +958,7 @@ static void test_refused_free_stays_counted(void **state)
 	size_t free0, total, free1;
 	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free0, &total), CM_OK);
 	uintptr_t a = fixture_malloc(&f, 40 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	refuse_frees = 2;
 	cm_release_cached(f.heap, 0); /* refused */
 	cm_stats st;
@@ -1019,7 +1006,7 @@ static void test_device_reset(void **state)
 	assert_int_equal(cm_free(f.heap, p), CM_ERR_NOT_OURS);
 	assert_int_equal(cm_free_async(f.heap, r, a), CM_ERR_NOT_OURS);
 	uintptr_t n = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, n), CM_OK);
+	fixture_free(&f, n);
 	fixture_check(&f);
 	fixture_close(&f);
 }
@@ -1036,7 +1023,7 @@ static void test_pool_view(void **state)
 	fixture_open(&f, GiB, NULL);
 	uintptr_t p1 = fixture_malloc(&f, 64 * MiB), p2 = fixture_malloc(&f, 64 * MiB);
 	uintptr_t p3 = fixture_malloc(&f, 64 * MiB);
-	assert_int_equal(cm_free(f.heap, p2), CM_OK);
+	fixture_free(&f, p2);
 	assert_int_equal(cm_free(f.heap, p3), CM_OK); /* both parked: still reserved */
 	assert_true(cm_pool_view_get(f.heap, 0, &v));
 	assert_false(cm_pool_view_get(f.heap, 1, &v)); /* one device */
@@ -1067,12 +1054,12 @@ static void test_pool_view(void **state)
 	/* A threshold of 0: a device synchronization gives idle memory back. */
 	cm_pool_set_release_threshold(f.heap, 0, 0);
 	uintptr_t q = fixture_malloc(&f, 64 * MiB);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	fixture_device_sync(&f);
 	assert_true(cm_pool_view_get(f.heap, 0, &v));
 	assert_int_equal(v.release_threshold, 0);
 	assert_int_equal(v.reserved, 64 * MiB);
-	assert_int_equal(cm_free(f.heap, p1), CM_OK);
+	fixture_free(&f, p1);
 	cm_device_reset(f.heap, 0); /* a new default pool: the configuration's threshold */
 	assert_true(cm_pool_view_get(f.heap, 0, &v));
 	assert_int_equal(v.release_threshold, SIZE_MAX);

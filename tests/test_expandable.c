@@ -5,25 +5,16 @@
 
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
-
-static cm_stats stats(fixture *f)
-{
-	cm_stats st;
-	cm_stats_get(f->heap, 0, &st);
-	return st;
-}
-
 static void test_grows_in_place(void **state)
 {
 	(void)state;
 	fixture f;
 	fixture_open(&f, 256 * MiB, "expandable_segments:True");
 	uintptr_t a = fixture_malloc(&f, 10 * MiB);
-	assert_int_equal(stats(&f).vmm_maps, 5);
+	assert_int_equal(fixture_stats(&f).vmm_maps, 5);
 	uintptr_t b = fixture_malloc(&f, 10 * MiB);
 	assert_int_equal(b, a + 10 * MiB); /* the same range, mapped further */
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.vmm_maps, 10);
 	assert_int_equal(st.segments, 1);
 	assert_int_equal(st.reserved_bytes, 20 * MiB);
@@ -32,18 +23,17 @@ static void test_grows_in_place(void **state)
 	/* Small requests have their own range. */
 	uintptr_t s = fixture_malloc(&f, 4096);
 	assert_true(s < a || s >= a + 256 * MiB);
-	assert_int_equal(stats(&f).segments, 2);
+	assert_int_equal(fixture_stats(&f).segments, 2);
 	/* A freed tail is unmapped on release; the head stays. */
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	assert_int_equal(cm_release_cached(f.heap, 0) >= 10 * MiB, true);
-	st = stats(&f);
+	st = fixture_stats(&f);
 	assert_int_equal(st.vmm_unmaps, 5);
 	assert_int_equal(st.reserved_bytes, 10 * MiB + 2 * MiB);
 	assert_int_equal(sim_used_bytes(f.sim, 0), 12 * MiB);
 	fixture_check(&f);
 	memset((void *)a, 1, 10 * MiB); /* still mapped and writable */
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, s), CM_OK);
+	fixture_free(&f, a, s);
 	fixture_close(&f);
 }
 
@@ -64,7 +54,7 @@ static void test_shared_across_streams(void **state)
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, s2);
 	assert_int_equal(b, a);
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 1); /* rule 2 */
-	assert_int_equal(stats(&f).vmm_maps, 8);
+	assert_int_equal(fixture_stats(&f).vmm_maps, 8);
 	assert_int_equal(sim_memset_async(f.sim, 0, b, 2, MiB, s2), CM_OK);
 	sim_gate_open(g);
 	fixture_device_sync(&f);
@@ -87,15 +77,15 @@ static void test_ladder_unmaps(void **state)
 	uintptr_t small[20];
 	for (int i = 0; i < 20; i++)
 		small[i] = fixture_malloc(&f, MiB); /* the small range needs 20 MiB */
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.vmm_unmaps, 15);
 	assert_true(st.reserved_bytes <= 64 * MiB);
 	assert_int_equal(st.oom_count, 0);
 	fixture_check(&f);
 	for (int i = 0; i < 20; i++)
-		assert_int_equal(cm_free(f.heap, small[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
+		fixture_free(&f, small[i]);
+	fixture_free(&f, x);
 	fixture_close(&f);
 }
 
@@ -131,7 +121,7 @@ static void test_stitch_fragmented(void **state)
 	cm_thread_flush(f.heap);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, CM_STREAM_LEGACY);
 	assert_int_equal(b, a[5] + 4 * MiB); /* at the end of the same range */
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 1);
 	assert_int_equal(st.stitched_bytes, 8 * MiB);
 	assert_int_equal(st.stitch_unmaps, 4);
@@ -146,7 +136,7 @@ static void test_stitch_fragmented(void **state)
 	free_rest(&f, a, CM_STREAM_LEGACY);
 	fixture_check(&f);
 	assert_true(cm_release_cached(f.heap, 0) > 0);
-	assert_int_equal(stats(&f).reserved_bytes, 0);
+	assert_int_equal(fixture_stats(&f).reserved_bytes, 0);
 	assert_int_equal(sim_used_bytes(f.sim, 0), 0);
 	fixture_close(&f);
 }
@@ -168,7 +158,7 @@ static void test_stitch_waits_for_stream(void **state)
 	assert_int_equal(cm_free_async(f.heap, a[3], s1), CM_OK);
 	cm_thread_flush(f.heap);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, s1);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 0);
 	assert_int_equal(st.vmm_unmaps, 0);
 	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
@@ -177,7 +167,7 @@ static void test_stitch_waits_for_stream(void **state)
 	fixture_stream_sync(&f, s1); /* the holes' work is complete now */
 	uintptr_t c = fixture_malloc_async(&f, 8 * MiB, s1);
 	assert_int_equal(c, b + 8 * MiB);
-	st = stats(&f);
+	st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 1);
 	assert_int_equal(st.stitched_bytes, 8 * MiB);
 	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
@@ -207,7 +197,7 @@ static void test_ladder_stitches(void **state)
 	assert_int_equal(pthread_create(&opener, NULL, fixture_open_gate_later, g), 0);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, CM_STREAM_LEGACY);
 	pthread_join(opener, NULL);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.ladder_syncs, 1);
 	assert_int_equal(st.ladder_stitches, 1);
@@ -230,16 +220,16 @@ static void hopeless_at_once(const char *conf)
 	fixture f;
 	fixture_open(&f, 64 * MiB, conf);
 	uintptr_t held = fixture_malloc(&f, 16 * MiB), p = 0;
-	assert_int_equal(cm_free(f.heap, fixture_malloc(&f, 8 * MiB)), CM_OK);
+	fixture_free(&f, fixture_malloc(&f, 8 * MiB));
 	cm_thread_flush(f.heap);
-	cm_stats before = stats(&f);
+	cm_stats before = fixture_stats(&f);
 	size_t used = sim_used_bytes(f.sim, 0);
 	sim_log_clear(f.sim);
 	/* 64 MiB total, 40 free, 8 idle in the cache. */
 	const size_t sizes[] = {128 * MiB, 65 * MiB, 50 * MiB, (size_t)64 << 40, SIZE_MAX - 4096};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		assert_int_equal(cm_malloc(f.heap, 0, sizes[i], &p), CM_ERR_OOM);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, before.alloc_retries);
 	assert_int_equal(st.reserved_bytes, before.reserved_bytes);
 	assert_int_equal(st.vmm_maps, before.vmm_maps);
@@ -250,8 +240,7 @@ static void hopeless_at_once(const char *conf)
 	fixture_check(&f);
 	/* Within free plus idle: served, after the ladder if need be. */
 	uintptr_t big = fixture_malloc(&f, 44 * MiB);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
-	assert_int_equal(cm_free(f.heap, held), CM_OK);
+	fixture_free(&f, big, held);
 	fixture_close(&f);
 }
 
@@ -278,7 +267,7 @@ static void test_failed_growth_gives_back(void **state)
 	uintptr_t a = fixture_malloc(&f, 8 * MiB);
 	sim_fail_nth(f.sim, SIM_VMM_MAP, 3);
 	uintptr_t b = fixture_malloc(&f, 16 * MiB);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.stitched_bytes, 0);
 	assert_int_equal(st.stitch_free_bytes, 0);
@@ -288,14 +277,12 @@ static void test_failed_growth_gives_back(void **state)
 	/* The same when the access call fails after all chunks are mapped. */
 	sim_fail_nth(f.sim, SIM_VMM_SET_ACCESS, 1);
 	uintptr_t c = fixture_malloc(&f, 40 * MiB);
-	st = stats(&f);
+	st = fixture_stats(&f);
 	assert_int_equal(st.stitched_bytes, 0);
 	assert_int_equal(st.reserved_bytes, 64 * MiB);
 	assert_int_equal(sim_used_bytes(f.sim, 0), 64 * MiB);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, c, a, b);
 	fixture_close(&f);
 }
 
@@ -310,16 +297,15 @@ static void test_report_after_failure(void **state)
 	fixture_open(&f, 24 * MiB, "expandable_segments:True");
 	uintptr_t a[6], p = 0;
 	fragment(&f, CM_STREAM_LEGACY, a);
-	assert_int_equal(cm_free(f.heap, a[1]), CM_OK);
-	assert_int_equal(cm_free(f.heap, a[5]), CM_OK);
+	fixture_free(&f, a[1], a[5]);
 	cm_thread_flush(f.heap);
 	fixture_device_sync(&f);
-	cm_stats before = stats(&f);
+	cm_stats before = fixture_stats(&f);
 	FILE *out = tmpfile();
 	assert_non_null(out);
 	cm_heap_set_report_stream(f.heap, out);
 	assert_int_equal(cm_malloc(f.heap, 0, 12 * MiB, &p), CM_ERR_OOM);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.reserved_bytes <= before.reserved_bytes);
 	assert_int_equal(st.stitch_free_bytes, 0);
 	assert_int_equal(sim_used_bytes(f.sim, 0), st.reserved_bytes);
@@ -336,7 +322,7 @@ static void test_report_after_failure(void **state)
 	fixture_check(&f);
 	for (int i = 0; i < 5; i++)
 		if (i != 1)
-			assert_int_equal(cm_free(f.heap, a[i]), CM_OK);
+			fixture_free(&f, a[i]);
 	fixture_close(&f);
 }
 

@@ -4,15 +4,6 @@
 #include "fixture.h"
 #include "tcache_fast.h" /* cm_malloc_cached, cm_free_cached */
 
-#define MiB ((size_t)1 << 20)
-
-static cm_stats stats(fixture *f)
-{
-	cm_stats st;
-	cm_stats_get(f->heap, 0, &st);
-	return st;
-}
-
 /* Free-then-allocate of one size is served by the cache at every size,
  * mid-sized blocks (carved from 20 MiB segments, a free neighbour beside
  * them) included. */
@@ -25,14 +16,14 @@ static void test_pairs_every_size(void **state)
 		fixture f;
 		fixture_open(&f, (size_t)8 << 30, NULL);
 		uintptr_t first = fixture_malloc(&f, sizes[i]);
-		assert_int_equal(cm_free(f.heap, first), CM_OK);
-		cm_stats before = stats(&f);
+		fixture_free(&f, first);
+		cm_stats before = fixture_stats(&f);
 		for (int k = 0; k < 1000; k++) {
 			uintptr_t p = fixture_malloc(&f, sizes[i]);
 			assert_true(p == first);
-			assert_int_equal(cm_free(f.heap, p), CM_OK);
+			fixture_free(&f, p);
 		}
-		cm_stats after = stats(&f);
+		cm_stats after = fixture_stats(&f);
 		if (after.thread_cache_hits - before.thread_cache_hits != 1000)
 			fail_msg("%zu bytes: %lu of 1000 allocations from the thread's cache", sizes[i],
 				 (unsigned long)(after.thread_cache_hits - before.thread_cache_hits));
@@ -60,12 +51,11 @@ static void test_better_fit_elsewhere(void **state)
 	fixture_open(&f, (size_t)8 << 30, NULL);
 	uintptr_t x, y, a;
 	two_segments(&f, &x, &y, &a);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	fixture_free(&f, x);
 	cm_thread_flush(f.heap);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	assert_true(fixture_malloc(&f, 4 * MiB) == x);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
-	assert_int_equal(cm_free(f.heap, y), CM_OK);
+	fixture_free(&f, x, y);
 	fixture_close(&f);
 }
 
@@ -80,12 +70,11 @@ static void test_stale_hint(void **state)
 	two_segments(&f, &x, &y, &a);
 	assert_int_equal(cm_free(f.heap, a), CM_OK); /* parks: best fit would give a back */
 	assert_true(fixture_malloc(&f, 4 * MiB) == a); /* from the cache */
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	fixture_free(&f, x);
 	cm_thread_flush(f.heap); /* x in the pools now */
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	assert_true(fixture_malloc(&f, 4 * MiB) == x);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
-	assert_int_equal(cm_free(f.heap, y), CM_OK);
+	fixture_free(&f, x, y);
 	fixture_close(&f);
 }
 
@@ -109,7 +98,7 @@ static void test_cached_calls_change_nothing_on_a_miss(void **state)
 	assert_false(cm_free_cached(f.heap, 0));
 	/* The first free of a size keys its bin, under the lock. */
 	assert_false(cm_free_cached(f.heap, p));
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 8192), 0); /* another size */
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 4000), p); /* rounds to 4096 */
 	assert_true(cm_free_cached(f.heap, p));
@@ -133,12 +122,12 @@ static void test_cached_calls_serve_large_and_ruled_blocks(void **state)
 		fixture_open(&f, (size_t)1 << 30, confs[i]);
 		uintptr_t p = fixture_malloc(&f, i ? 4096 : 4 * MiB);
 		assert_int_equal(cm_free(f.heap, p), CM_OK); /* keys the bin */
-		cm_stats before = stats(&f);
+		cm_stats before = fixture_stats(&f);
 		for (int k = 0; k < 2; k++) {
 			assert_int_equal(cm_malloc_cached(f.heap, 0, i ? 4096 : 4 * MiB), p);
 			assert_true(cm_free_cached(f.heap, p));
 		}
-		assert_int_equal(stats(&f).thread_cache_hits, before.thread_cache_hits + 2);
+		assert_int_equal(fixture_stats(&f).thread_cache_hits, before.thread_cache_hits + 2);
 		fixture_close(&f);
 	}
 }
@@ -157,7 +146,7 @@ static void test_bins_stay_keyed_after_a_miss(void **state)
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 4096), p);
 	uintptr_t other = fixture_malloc(&f, 8192); /* a miss: the slow path */
 	assert_true(cm_free_cached(f.heap, p));
-	assert_int_equal(cm_free(f.heap, other), CM_OK);
+	fixture_free(&f, other);
 	fixture_close(&f);
 }
 

@@ -6,9 +6,6 @@
 
 #include "fixture.h"
 
-#define KiB ((size_t)1 << 10)
-#define MiB ((size_t)1 << 20)
-
 static uintptr_t host_alloc(fixture *f, size_t n, unsigned flags)
 {
 	uintptr_t p = 0;

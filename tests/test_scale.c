@@ -9,7 +9,6 @@
 #include "fixture.h"
 #include "internal.h"
 
-#define MiB ((size_t)1 << 20)
 #define LIVE 150000
 
 static size_t scale_size(size_t i)
@@ -143,9 +142,9 @@ static void parked_taken_back(bool cross_thread_free)
 	pthread_cond_broadcast(&pk.cond);
 	pthread_mutex_unlock(&pk.lock);
 	pthread_join(t, NULL);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	for (size_t i = 0; i < n; i++)
-		assert_int_equal(cm_free(f.heap, live[i]), CM_OK);
+		fixture_free(&f, live[i]);
 	free(live);
 	fixture_close(&f);
 }
@@ -294,7 +293,7 @@ static void test_idle_proof_asks_live_streams(void **state)
 	assert_true(records >= 1000);
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, false);
 	uintptr_t p = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	cm_stats st;
 	cm_stats_get(f.heap, 0, &st);
 	uint64_t proofs = st.idle_proofs, visits = d->visits.idle;
@@ -302,7 +301,7 @@ static void test_idle_proof_asks_live_streams(void **state)
 	cm_stats_get(f.heap, 0, &st);
 	assert_int_equal(st.idle_proofs, proofs + 1);
 	assert_int_equal(d->visits.idle - visits, 2);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	end_stream(&f, a);
 	end_stream(&f, b);
 	fixture_close(&f);

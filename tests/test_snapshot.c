@@ -8,8 +8,6 @@
 
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
-
 static const char *check_script;
 static char dir[64];
 
@@ -59,7 +57,7 @@ static void test_oom_device_free(void **state)
 	fclose(quiet);
 	cm_heap_set_report_stream(f.heap, NULL);
 	run_check(path, "oom --device-free");
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	fixture_close(&f);
 	unlink(path);
 }
@@ -75,7 +73,7 @@ static void test_event_log(void **state)
 	fixture_open(&f, 64 * MiB, conf);
 	cm_stream s = fixture_stream(&f, true);
 	uintptr_t a = fixture_malloc(&f, 4000), b = fixture_malloc_async(&f, 3 * MiB, s);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
 	fixture_close(&f);
 	FILE *in = fopen(path, "r");
@@ -151,13 +149,13 @@ static void test_stacks_table(void **state)
 	for (int i = 0; i < N; i++)
 		p[i] = fixture_malloc(&f, 512);
 	for (int i = 0; i < N; i += 2)
-		assert_int_equal(cm_free(f.heap, p[(i * 7919) % N]), CM_OK);
+		fixture_free(&f, p[(i * 7919) % N]);
 	for (int i = 0; i < N; i += 2)
 		p[i] = 0;
 	assert_true(cm_snapshot_write(f.heap, path, stderr));
 	run_check(path, "--frames 10000");
 	for (int i = 1; i < N; i += 2)
-		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
+		fixture_free(&f, p[i]);
 	fixture_close(&f);
 	unlink(path);
 }

@@ -11,7 +11,6 @@
  */
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
 #define MAX_LIVE 512
 
 typedef struct live {
