@@ -145,6 +145,27 @@ CUresult fk_initialized(void)
 	return CUDA_SUCCESS;
 }
 
+bool fk_device_valid(CUdevice dev)
+{
+	return dev >= 0 && dev < fk.ndev;
+}
+
+CUresult fk_out_arg(const void *out)
+{
+	CUresult r = fk_initialized();
+	if (r == CUDA_SUCCESS && !out)
+		r = CUDA_ERROR_INVALID_VALUE;
+	return r;
+}
+
+CUresult fk_device_arg(const void *out, CUdevice dev)
+{
+	CUresult r = fk_out_arg(out);
+	if (r == CUDA_SUCCESS && !fk_device_valid(dev))
+		r = CUDA_ERROR_INVALID_DEVICE;
+	return r;
+}
+
 CUcontext fk_cur_ctx(void)
 {
 	return fk_depth ? fk_stack[fk_depth - 1] : NULL;
@@ -313,9 +334,7 @@ FK_API CUresult cuDriverGetVersion(int *driverVersion)
 
 FK_API CUresult cuDeviceGetCount(int *count)
 {
-	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && !count)
-		r = CUDA_ERROR_INVALID_VALUE;
+	CUresult r = fk_out_arg(count);
 	if (r == CUDA_SUCCESS)
 		*count = fk.ndev;
 	return r;
@@ -323,11 +342,7 @@ FK_API CUresult cuDeviceGetCount(int *count)
 
 FK_API CUresult cuDeviceGet(CUdevice *device, int ordinal)
 {
-	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && !device)
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (r == CUDA_SUCCESS && (ordinal < 0 || ordinal >= fk.ndev))
-		r = CUDA_ERROR_INVALID_DEVICE;
+	CUresult r = fk_device_arg(device, ordinal);
 	if (r == CUDA_SUCCESS)
 		*device = ordinal;
 	return r;
@@ -350,13 +365,9 @@ static const struct fk_attr {
 
 FK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
-	CUresult r = fk_initialized();
+	CUresult r = fk_device_arg(pi, dev);
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!pi)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (dev < 0 || dev >= fk.ndev)
-		return CUDA_ERROR_INVALID_DEVICE;
 	if (attrib == CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) {
 		*pi = dev;
 		return CUDA_SUCCESS;
@@ -385,7 +396,7 @@ void fk_ctx_reset(CUcontext ctx)
 static CUresult fk_device_check(CUdevice dev)
 {
 	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && (dev < 0 || dev >= fk.ndev))
+	if (r == CUDA_SUCCESS && !fk_device_valid(dev))
 		r = CUDA_ERROR_INVALID_DEVICE;
 	return r;
 }
@@ -529,9 +540,7 @@ FK_API CUresult cuCtxDestroy_v2(CUcontext ctx)
 
 FK_API CUresult cuCtxGetCurrent(CUcontext *pctx)
 {
-	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && !pctx)
-		r = CUDA_ERROR_INVALID_VALUE;
+	CUresult r = fk_out_arg(pctx);
 	if (r == CUDA_SUCCESS)
 		*pctx = fk_cur_ctx();
 	return r;
