@@ -439,12 +439,5 @@ const cm_backend *sim_backend(sim *s)
 size_t sim_used_bytes(sim *s, int dev)
 {
 	sim_dev *d = sim_dev_at(s, dev);
-	size_t used;
-
-	if (!d)
-		return 0;
-	pthread_mutex_lock(&d->mem_lock);
-	used = d->used;
-	pthread_mutex_unlock(&d->mem_lock);
-	return used;
+	return d ? sim_read_locked(&d->mem_lock, &d->used) : 0;
 }
