@@ -16,6 +16,7 @@
 #define INTEG_DRIVER_H
 
 #include <cuda.h>
+#include <dlfcn.h>
 
 #include "common.h"
 
@@ -42,6 +43,10 @@ typedef struct drv {
 
 #define DRV_COUNT (sizeof(drv) / sizeof(void *))
 
+/* The table of the functions as the program links them: drv d = DRV_LINKED; */
+#define DRV_LINKED_SLOT(name) .name = name,
+#define DRV_LINKED { DRV_FUNCS(DRV_LINKED_SLOT) }
+
 static const char *const drv_base_names[] = {
 #define DRV_BASE(name) #name,
 	DRV_FUNCS(DRV_BASE)
@@ -53,6 +58,16 @@ static const char *const drv_exported_names[] = {
 	DRV_FUNCS(DRV_EXPORTED)
 #undef DRV_EXPORTED
 };
+
+/* libcuda.so.1 opened for the programs that look the driver up, or NULL
+ * (a failure said). */
+static inline void *drv_dlopen(void)
+{
+	void *h = dlopen("libcuda.so.1", RTLD_NOW);
+	if (!h)
+		FAIL("dlopen(libcuda.so.1): %s", dlerror());
+	return h;
+}
 
 /* Slot i of the table, as a data pointer (POSIX: function pointers fit). */
 static inline void **drv_slot(drv *d, size_t i)
@@ -187,6 +202,17 @@ static inline void drv_exercise_streams(const drv *d)
 	DCHECK(d->cuStreamDestroy(b));
 	DCHECK(d->cuCtxSynchronize());
 	free(h);
+}
+
+/* For the race programs: d names the errors from now on, and device 0's
+ * primary context, retained, is current. */
+static inline void drv_start(const drv *d)
+{
+	CUcontext ctx;
+	drv_cur = d;
+	DCHECK(d->cuInit(0));
+	DCHECK(d->cuDevicePrimaryCtxRetain(&ctx, 0));
+	DCHECK(d->cuCtxSetCurrent(ctx));
 }
 
 /* The whole check, on a table already filled; returns the exit status. */
