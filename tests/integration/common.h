@@ -71,6 +71,16 @@ static atomic_int integ_failures;
 			exit(1);                                                      \
 		}                                                                     \
 	} while (0)
+
+/* cuInit, then device 0's primary context retained and made current. */
+static inline CUcontext integ_cu_start(void)
+{
+	CUcontext ctx;
+	CU_CHECK(cuInit(0));
+	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+	CU_CHECK(cuCtxSetCurrent(ctx));
+	return ctx;
+}
 #endif
 
 static inline int integ_report(const char *prog)

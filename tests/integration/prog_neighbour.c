@@ -143,13 +143,10 @@ static void nb_dlerror(void)
 
 int main(int argc, char **argv)
 {
-	CUcontext ctx;
 	nb_mode = argc > 1 ? argv[1] : "linked";
 	if (!NB_DEFINE)
 		nb_dlerror(); /* first: before the driver is initialized */
-	CU_CHECK(cuInit(0));
-	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
-	CU_CHECK(cuCtxSetCurrent(ctx));
+	integ_cu_start();
 #if NB_DEFINE
 	nb_rounds(cuMemAlloc_v2, cuMemFree_v2);
 	if (nb_calls != 2 * NB_ROUNDS)
