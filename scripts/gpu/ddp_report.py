@@ -12,9 +12,10 @@ Targets (docs/gpu.md, "Two GPUs"): the library's step time (slowest rank) within
 PyTorch's allocator's, its GPU memory per rank (NVML, the whole process) within 1.05 x.
 Standard library only.
 """
-import json
 import os
 import sys
+
+from report import load, reference
 
 CONFIGS = [
     ("caching", "PyTorch's own caching allocator"),
@@ -26,14 +27,6 @@ CONFIGS = [
 MUST_EQUAL = ("lib", "lib_exp", "lib_host")
 NCCL_LABELS = ("caching", "nocache", "lib", "lib_exp", "lib_host")
 TARGET = 1.05
-
-
-def load(path):
-    try:
-        with open(path) as f:
-            return json.loads(f.read().strip() or "null")
-    except (OSError, ValueError):
-        return None
 
 
 def runs_of(work, model):
@@ -58,9 +51,8 @@ def worst(run, key):
 
 def compare(work, model):
     runs = runs_of(work, model)
-    ref = runs.get("nocache")
+    ref = reference(runs, f"ddp_{model}")
     if ref is None:
-        print(f"ddp_{model}: no result of the no-caching run: nothing to compare")
         return 2
     rc = 0
     for label, run in runs.items():

@@ -42,16 +42,20 @@ def model_and_opt(torch):
     return model, torch.optim.AdamW(model.parameters(), lr=1e-4)
 
 
+def train_step(torch, model, opt, x):
+    """One bf16-autocast training step of model on x (loss: the output's mean square)."""
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        loss = model(x).float().pow(2).mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad(set_to_none=True)
+
+
 def train(torch, batch, steps, rng):
     model, opt = model_and_opt(torch)
     for _ in range(steps):
         seq = rng.randint(128, 1024)
-        x = torch.randn(batch, seq, D, device="cuda")
-        with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss = model(x).float().pow(2).mean()
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
+        train_step(torch, model, opt, torch.randn(batch, seq, D, device="cuda"))
         yield
 
 
@@ -106,16 +110,25 @@ CONFIGS = {
 }
 
 
-def one_try(a, config, batch, tmp):
+def config_env(config, lib):
+    """The environment of a run in config: the caller's own allocator settings
+    dropped, config's set, lib preloaded for the lib* ones; and config's
+    CACHEMALLOC_CONF part, for the caller to complete."""
     env = dict(os.environ)
     for k in ("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING", "LD_PRELOAD",
               "CACHEMALLOC_CONF"):
         env.pop(k, None)
     extra, conf = CONFIGS[config]
     env.update(extra)
+    if config.startswith("lib"):
+        env["LD_PRELOAD"] = os.path.abspath(lib)
+    return env, conf
+
+
+def one_try(a, config, batch, tmp):
+    env, conf = config_env(config, a.lib)
     stats = os.path.join(tmp, f"stats_{config}_{a.workload}_{batch}.json")
     if config.startswith("lib"):
-        env["LD_PRELOAD"] = os.path.abspath(a.lib)
         env["CACHEMALLOC_CONF"] = ",".join(x for x in (conf, a.lib_conf, f"stats:exit-json:{stats}") if x)
     result = os.path.join(tmp, "try.json")
     if os.path.exists(result):

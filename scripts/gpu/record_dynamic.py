@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 
+from fit import train_step
+
 KEPT = ("alloc", "free_requested", "free_completed", "segment_alloc", "segment_free")
 EXPANDABLE = "expandable_segments:True"
 
@@ -89,12 +91,7 @@ def moe_steps(torch, steps, rng):
     for _ in range(steps):
         tokens = rng.randint(256, 8192)
         # A skewed input so that the experts' loads differ from step to step.
-        x = torch.randn(tokens, d, device="cuda") * rng.uniform(0.5, 2.0)
-        with torch.autocast("cuda", dtype=torch.bfloat16):
-            loss = model(x).float().pow(2).mean()
-        loss.backward()
-        opt.step()
-        opt.zero_grad(set_to_none=True)
+        train_step(torch, model, opt, torch.randn(tokens, d, device="cuda") * rng.uniform(0.5, 2.0))
         yield
 
 

@@ -74,11 +74,18 @@ def fingerprint(r):
     return tuple(json.dumps(r.get(k)) for k in keys)
 
 
-def torch_compare(work, script):
-    runs = torch_runs(work, script)
+def reference(runs, what):
+    """The no-caching run, which the others must equal; None (said) without one."""
     ref = runs.get("nocache")
     if ref is None:
-        print(f"torch_{script}: no result of the no-caching run: nothing to compare")
+        print(f"{what}: no result of the no-caching run: nothing to compare")
+    return ref
+
+
+def torch_compare(work, script):
+    runs = torch_runs(work, script)
+    ref = reference(runs, f"torch_{script}")
+    if ref is None:
         return 2
     reserved = ref.get("torch_max_reserved_mib")
     if isinstance(reserved, (int, float)) and reserved > 0:

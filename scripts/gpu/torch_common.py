@@ -7,6 +7,7 @@
 - deterministic(): fixed seeds and deterministic kernels, so that two runs of
   the same script give bitwise-equal parameters whatever the allocator.
 - checksum(): float64 sum and SHA-256 of the bytes of a list of tensors.
+- result_of(): the result's fields both scripts give, around their own.
 - finish(): the result as one JSON line on stdout ("RESULT_JSON {...}") and,
   with --out, in a file.
 - Lockstep: the turns a script takes beside other processes under
@@ -26,7 +27,9 @@ import time
 # cuBLAS reads this when its first handle is created: set before torch runs.
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 
-_SAMPLER = r"""
+# Both samplers' start: NVML's count before the workload, printed (or "ERR
+# ..."); then sampling until stdin closes.
+_SAMPLER_START = r"""
 import sys, threading, time
 try:
     import pynvml
@@ -42,7 +45,9 @@ def wait_for_eof():
     stop.set()
 threading.Thread(target=wait_for_eof, daemon=True).start()
 print(base, flush=True)
-peak, n = base, 0
+"""
+
+_SAMPLER = _SAMPLER_START + r"""peak, n = base, 0
 while not stop.is_set():
     u = pynvml.nvmlDeviceGetMemoryInfo(h).used
     if u > peak:
@@ -97,23 +102,8 @@ class MemSampler:
         return r
 
 
-_PROC_SAMPLER = r"""
-import sys, threading, time
-try:
-    import pynvml
-    pynvml.nvmlInit()
-    h = pynvml.nvmlDeviceGetHandleByIndex(int(sys.argv[1]))
-    pid = int(sys.argv[2])
-    base = pynvml.nvmlDeviceGetMemoryInfo(h).used
-except Exception as e:
-    print("ERR", repr(e).replace("\n", " "), flush=True)
-    sys.exit(0)
-stop = threading.Event()
-def wait_for_eof():
-    sys.stdin.read()
-    stop.set()
-threading.Thread(target=wait_for_eof, daemon=True).start()
-print(base, flush=True)
+_PROC_SAMPLER = _SAMPLER_START + r"""
+pid = int(sys.argv[2])
 mine = alls = dev = n = matched = 0
 while not stop.is_set():
     try:
@@ -347,6 +337,17 @@ def environment(torch):
         "cachemalloc_conf": os.environ.get("CACHEMALLOC_CONF"),
         "preloaded": preloaded(),
     }
+
+
+def result_of(script, a, steps, params, own, reserved, caught):
+    """The result's common fields, with own (the script's checksums) after the parameters'."""
+    nondet = [str(w.message).splitlines()[0] for w in caught
+              if "determinis" in str(w.message).lower()]
+    return {"script": script, "label": a.label, "steps": steps, "warmup": a.warmup,
+            "param_sum_hex": params["sum_hex"], "param_sum": params["sum"],
+            "param_sha256": params["sha256"], **own,
+            "torch_max_reserved_mib": reserved,
+            "nondeterministic_warnings": nondet[:3], "n_nondeterministic_warnings": len(nondet)}
 
 
 def finish(result, out_path):

@@ -23,8 +23,8 @@ and measures no memory: NVML's device figure would count the other processes.
 import warnings
 
 from torch_common import (DEVICE, TINY, Lockstep, MemSampler, NoStream, args, checksum,
-                          deterministic, environment, finish, max_reserved_mib, run_steps,
-                          step_stats)
+                          deterministic, environment, finish, max_reserved_mib, result_of,
+                          run_steps, step_stats)
 
 DIN, DOUT, LAYERS = (64, 64, 3) if TINY else (1024, 1024, 6)
 WIDTHS = (96, 80) if TINY else (2048, 1536)
@@ -99,14 +99,9 @@ def main():
         out_values = [float(v) for v in out_acc.tolist()]
         reserved = max_reserved_mib(torch, dev)
     mem = sampler.stop() if sampler else {}
-    nondet = [str(w.message).splitlines()[0] for w in caught
-              if "determinis" in str(w.message).lower()]
-    result = {"script": "torch_streams", "label": a.label, "steps": steps, "warmup": a.warmup,
-              "param_sum_hex": params["sum_hex"], "param_sum": params["sum"],
-              "param_sha256": params["sha256"], "out_sha256": outs["sha256"],
-              "out_sums_hex": [v.hex() for v in out_values], "out_sums": out_values,
-              "torch_max_reserved_mib": reserved,
-              "nondeterministic_warnings": nondet[:3], "n_nondeterministic_warnings": len(nondet)}
+    own = {"out_sha256": outs["sha256"], "out_sums_hex": [v.hex() for v in out_values],
+           "out_sums": out_values}
+    result = result_of("torch_streams", a, steps, params, own, reserved, caught)
     result.update(step_stats(times))
     # The host's part: the step's calls until the closing synchronization.
     # Where it is close to the step, the host bounds the step.

@@ -21,7 +21,8 @@ import math
 import warnings
 
 from torch_common import (DEVICE, TINY, Lockstep, MemSampler, args, checksum, deterministic,
-                          environment, finish, max_reserved_mib, run_steps, step_stats)
+                          environment, finish, max_reserved_mib, result_of, run_steps,
+                          step_stats)
 
 LAYERS, D, HEADS, SEQ, BATCH, VOCAB = (2, 128, 4, 64, 2, 512) if TINY else (6, 1024, 16, 512, 8, 8192)
 
@@ -94,14 +95,9 @@ def main():
         last_loss = float(losses[-1].item())
         reserved = max_reserved_mib(torch, dev)
     mem = sampler.stop() if sampler else {}
-    nondet = [str(w.message).splitlines()[0] for w in caught
-              if "determinis" in str(w.message).lower()]
-    result = {"script": "torch_train", "label": a.label, "steps": steps, "warmup": a.warmup,
-              "param_sum_hex": params["sum_hex"], "param_sum": params["sum"],
-              "param_sha256": params["sha256"], "loss_sha256": loss_sum["sha256"],
-              "last_loss": last_loss, "last_loss_hex": last_loss.hex(),
-              "torch_max_reserved_mib": reserved,
-              "nondeterministic_warnings": nondet[:3], "n_nondeterministic_warnings": len(nondet)}
+    own = {"loss_sha256": loss_sum["sha256"], "last_loss": last_loss,
+           "last_loss_hex": last_loss.hex()}
+    result = result_of("torch_train", a, steps, params, own, reserved, caught)
     result.update(step_stats(times))
     result.update(mem)
     result.update(environment(torch))
