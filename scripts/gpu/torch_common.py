@@ -58,42 +58,48 @@ print(peak, n, flush=True)
 """
 
 
+def _sampler_start(program, *argv):
+    """A sampler process, its first line and the error in it (None for a baseline)."""
+    env = dict(os.environ)
+    env.pop("LD_PRELOAD", None)  # the sampler never calls CUDA anyway
+    try:
+        p = subprocess.Popen([sys.executable, "-c", program, *map(str, argv)],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+        line = p.stdout.readline().strip()
+    except OSError as e:
+        p, line = None, "ERR " + repr(e)
+    return p, line, (line or "sampler died") if not line or line.startswith("ERR") else None
+
+
+def _sampler_stop(p, r):
+    """The sampler's last line, split; None where there is none (r's nvml_error says why)."""
+    if p is None:
+        return None
+    try:
+        p.stdin.close()
+        out = p.stdout.readline().split()
+        p.wait(timeout=10)
+    except Exception as e:  # noqa: BLE001 - report, never fail the run
+        r["nvml_error"] = repr(e)
+        return None
+    return out
+
+
 class MemSampler:
     """Start before the first CUDA call; stop() returns a dict."""
 
     def __init__(self, index=None):
         if index is None:
             index = int(os.environ.get("GPU_CHECK_NVML_INDEX", "0"))
-        env = dict(os.environ)
-        env.pop("LD_PRELOAD", None)  # the sampler never calls CUDA anyway
-        self.error = None
-        self.baseline = None
         self.t0 = time.perf_counter()
-        try:
-            self.p = subprocess.Popen([sys.executable, "-c", _SAMPLER, str(index)],
-                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                      text=True, env=env)
-            line = self.p.stdout.readline().strip()
-        except OSError as e:
-            self.p, line = None, "ERR " + repr(e)
-        if not line or line.startswith("ERR"):
-            self.error = line or "sampler died"
-        else:
-            self.baseline = int(line)
+        self.p, line, self.error = _sampler_start(_SAMPLER, index)
+        self.baseline = None if self.error else int(line)
 
     def stop(self):
         r = {"nvml_error": self.error, "baseline_mib": None, "peak_used_mib": None,
              "nvml_samples": 0}
-        if self.p is None:
-            return r
-        try:
-            self.p.stdin.close()
-            out = self.p.stdout.readline().split()
-            self.p.wait(timeout=10)
-        except Exception as e:  # noqa: BLE001 - report, never fail the run
-            r["nvml_error"] = repr(e)
-            return r
-        if self.baseline is not None and len(out) == 2:
+        out = _sampler_stop(self.p, r)
+        if out is not None and self.baseline is not None and len(out) == 2:
             dt = time.perf_counter() - self.t0
             r.update(baseline_mib=round(self.baseline / 2**20, 1),
                      peak_used_mib=round((int(out[0]) - self.baseline) / 2**20, 1),
@@ -151,32 +157,13 @@ class ProcMemSampler:
     before the first CUDA call; stop() returns a dict."""
 
     def __init__(self, index, pid=None):
-        env = dict(os.environ)
-        env.pop("LD_PRELOAD", None)
-        self.error, self.p = None, None
-        try:
-            self.p = subprocess.Popen(
-                [sys.executable, "-c", _PROC_SAMPLER, str(index), str(pid or os.getpid())],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
-            line = self.p.stdout.readline().strip()
-        except OSError as e:
-            line = "ERR " + repr(e)
-        if not line or line.startswith("ERR"):
-            self.error = line or "sampler died"
+        self.p, _, self.error = _sampler_start(_PROC_SAMPLER, index, pid or os.getpid())
 
     def stop(self):
         r = {"nvml_error": self.error, "proc_peak_mib": None, "dev_peak_mib": None,
              "pid_matched": None, "nvml_samples": 0}
-        if self.p is None:
-            return r
-        try:
-            self.p.stdin.close()
-            out = self.p.stdout.readline().split()
-            self.p.wait(timeout=10)
-        except Exception as e:  # noqa: BLE001 - report, never fail the run
-            r["nvml_error"] = repr(e)
-            return r
-        if self.error is None and len(out) == 5:
+        out = _sampler_stop(self.p, r)
+        if out is not None and self.error is None and len(out) == 5:
             mine, alls, dev, n, matched = (int(v) for v in out)
             r.update(proc_peak_mib=round((mine if matched else alls) / 2**20, 1),
                      dev_peak_mib=round(dev / 2**20, 1), pid_matched=bool(matched),

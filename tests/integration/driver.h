@@ -59,10 +59,11 @@ static const char *const drv_exported_names[] = {
 #undef DRV_EXPORTED
 };
 
-/* libcuda.so.1 opened for the programs that look the driver up, or NULL
- * (a failure said). */
-static inline void *drv_dlopen(void)
+/* For the programs that look the driver up: d emptied, and libcuda.so.1
+ * opened, or NULL (a failure said). */
+static inline void *drv_dlopen(drv *d)
 {
+	memset(d, 0, sizeof(*d));
 	void *h = dlopen("libcuda.so.1", RTLD_NOW);
 	if (!h)
 		FAIL("dlopen(libcuda.so.1): %s", dlerror());

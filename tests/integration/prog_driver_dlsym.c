@@ -6,8 +6,7 @@
 int main(void)
 {
 	drv d;
-	memset(&d, 0, sizeof(d));
-	void *h = drv_dlopen();
+	void *h = drv_dlopen(&d);
 	if (!h)
 		return integ_report("driver_dlsym");
 	for (size_t i = 0; i < DRV_COUNT; i++)

@@ -23,8 +23,7 @@ static int drv_version(const char *base)
 int main(void)
 {
 	drv d;
-	memset(&d, 0, sizeof(d));
-	void *h = drv_dlopen();
+	void *h = drv_dlopen(&d);
 	if (!h)
 		return integ_report("driver_procaddr");
 	gpa_fn gpa;
