@@ -132,6 +132,17 @@ static inline void fixture_device_sync(fixture *f)
 	assert_int_equal(st, CM_OK);
 }
 
+/* Gives unordered work 20 ms to run first, then opens gate g, synchronizes
+ * the device and checks p's first byte: want is what the last ordered
+ * write left there. */
+static inline void fixture_gate_check(fixture *f, sim_gate *g, uintptr_t p, int want)
+{
+	usleep(20000);
+	sim_gate_open(g);
+	fixture_device_sync(f);
+	assert_int_equal(*(volatile unsigned char *)p, want);
+}
+
 /* A thread body: opens the gate after 30 ms, for tests whose main thread
  * blocks in a call that needs the gated stream to finish. */
 static inline void *fixture_open_gate_later(void *gate)

@@ -103,7 +103,7 @@ static void test_split_and_merge(void **state)
 	fixture_free(&f, b);
 	cm_thread_flush(f.heap);
 	fixture_check(&f);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.allocated_bytes, 1024 + 512);
 	assert_int_equal(st.inactive_split_bytes, 2 * MiB - 1024 - 512);
 	/* The hole at b is best fit for a 3000-byte request. */
@@ -111,7 +111,7 @@ static void test_split_and_merge(void **state)
 	fixture_free(&f, b, a, c);
 	cm_thread_flush(f.heap);
 	fixture_check(&f);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.allocated_bytes, 0);
 	assert_int_equal(st.inactive_split_bytes, 0); /* merged into one idle segment */
 	assert_int_equal(st.reserved_bytes, 2 * MiB);
@@ -163,8 +163,7 @@ static void test_max_split_size(void **state)
 	uintptr_t near = fixture_malloc(&f, 90 * MiB);
 	assert_int_equal(near, big);
 	fixture_check(&f);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.allocated_bytes, 100 * MiB + 50 * MiB + 30 * MiB);
 	fixture_free(&f, half, small, near);
 	fixture_close(&f);
@@ -191,8 +190,7 @@ static void test_bad_frees(void **state)
 	assert_int_equal(z, 0);
 	assert_int_equal(cm_malloc(f.heap, 0, SIZE_MAX - 4, &z), CM_ERR_OOM);
 	assert_int_equal(cm_malloc(f.heap, 3, 16, &z), CM_ERR_INVALID);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.invalid_frees, 3);
 	assert_int_equal(st.oom_count, 1);
 	fixture_close(&f);
@@ -451,8 +449,7 @@ static void test_rule4_cross_thread_fences(void **state)
 	pthread_join(t, NULL);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.fences, 1);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 1);
 	assert_int_equal(sim_log_get(f.sim, 0).stream, CM_STREAM_LEGACY);
@@ -474,8 +471,7 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, 1);
 	assert_int_equal(st.fences, 0);
 	/* legacy, this thread's per-thread stream, and a */
@@ -484,7 +480,7 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
 	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, 1);
 	assert_int_equal(st.fences, 1);
 	sim_gate_open(g);
@@ -505,15 +501,11 @@ static void test_rule4_idle_proof_sees_legacy_work(void **state)
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
 	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, 0);
 	assert_int_equal(st.fences, 1);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 2, 4096, a), CM_OK);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
+	fixture_gate_check(&f, g, p, 2);
 	fixture_free(&f, p);
 	fixture_close(&f);
 }
@@ -532,10 +524,7 @@ static void test_rule4_new_stream_ordered_after_reuse(void **state)
 	assert_int_equal(fixture_malloc(&f, 4096), p); /* rule 4: no device call */
 	cm_stream a = fixture_stream(&f, true);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 2, 4096, a), CM_OK);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
+	fixture_gate_check(&f, g, p, 2);
 	fixture_free(&f, p);
 	fixture_close(&f);
 }
@@ -564,8 +553,7 @@ static void test_rule6_sync_proves_completion(void **state)
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096 * 4), q);
 	assert_int_equal(sim_log_count(f.sim), 0);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
 	fixture_free(&f, q, r);
 	fixture_close(&f);
@@ -677,8 +665,7 @@ static void test_many_streams_collect(void **state)
 	uintptr_t keep = fixture_malloc(&f, 4096);
 	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.collects, 1);
 	assert_true(q != p); /* p pending until the collect completes */
@@ -690,7 +677,7 @@ static void test_many_streams_collect(void **state)
 	while (n < 1024 && (more[n] = fixture_malloc(&f, 4096)) != p)
 		n++;
 	assert_true(n < 1024);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	fixture_free(&f, q);
@@ -719,18 +706,17 @@ static void test_collect_waits_for_a_batch(void **state)
 	for (int i = 0; i < N - 1; i++)
 		fixture_free(&f, p[i]);
 	uintptr_t q = fixture_malloc(&f, 4096); /* passes over the N - 1 */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, (N - 1) * 4096);
 	assert_int_equal(st.collects, 0);
 	fixture_free(&f, p[N - 1]);
 	uintptr_t r = fixture_malloc(&f, 4096); /* the batch: a collect starts */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, N * 4096);
 	assert_int_equal(st.collects, 1);
 	usleep(20000);
 	uintptr_t big = fixture_malloc(&f, 4 * MiB); /* misses, so polls: they come back */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, 0);
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
@@ -768,15 +754,14 @@ static void test_proof_returns_only_what_it_proves(void **state)
 	for (int i = 0; i < N; i++)
 		fixture_free(&f, after[i]);
 	uintptr_t r = fixture_malloc(&f, size); /* sets these aside too */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.pending_bytes, 2 * N * size);
 	sim_gate_open(gate);
 	usleep(20000);
 	uint64_t returned = d->visits.returned;
 	uintptr_t big = fixture_malloc(&f, 4 * MiB); /* misses, polls: the collect completed */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, N * size); /* the later ones */
 	assert_int_equal(d->visits.returned - returned, N);
 	fixture_check(&f);
@@ -813,8 +798,7 @@ static void varying_sizes_loop(const char *conf, bool async)
 		held += size[k];
 		peak = held > peak ? held : peak;
 	}
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.peak_reserved_bytes <= peak + CM_SMALL_SEGMENT + CM_MID_SEGMENT);
 	assert_int_equal(st.peak_pending_bytes, 0);
 	fixture_check(&f);
@@ -844,8 +828,7 @@ static void non_split_serves(const char *conf, bool served)
 	fixture_free(&f, a);
 	uintptr_t b = fixture_malloc(&f, 90 * MiB);
 	assert_true((b == a) == served);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.raw_alloc_calls, served ? 1 : 2);
 	fixture_free(&f, b);
 	fixture_close(&f);
@@ -878,8 +861,7 @@ static void test_collect_asks_each_event_once(void **state)
 	enum { K = 10 };
 	uintptr_t q[K + 1];
 	q[0] = fixture_malloc(&f, batch); /* starts the collect: p awaits it */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.collects, 1);
 	sim_gate_open(a);
 	usleep(20000);
@@ -894,7 +876,7 @@ static void test_collect_asks_each_event_once(void **state)
 	sim_gate_open(b);
 	usleep(20000);
 	uintptr_t r = fixture_malloc(&f, 32 * MiB); /* polls: the collect completed */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, 0); /* p is back */
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
@@ -914,8 +896,7 @@ static void test_oom_releases_cache(void **state)
 	fixture_free(&f, a);
 	/* 40 MiB cached cannot serve 50 MiB (no split beyond it): released. */
 	uintptr_t b = fixture_malloc(&f, 50 * MiB);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.raw_free_calls, 1);
 	assert_int_equal(st.reserved_bytes, 50 * MiB);
@@ -961,8 +942,7 @@ static void test_refused_free_stays_counted(void **state)
 	fixture_free(&f, a);
 	refuse_frees = 2;
 	cm_release_cached(f.heap, 0); /* refused */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free1, &total), CM_OK);
 	assert_int_equal(free0 - free1, st.reserved_bytes); /* the device holds what is counted */
 	assert_int_equal(st.unreleased_bytes, st.reserved_bytes);
@@ -971,11 +951,11 @@ static void test_refused_free_stays_counted(void **state)
 	assert_int_equal(st.release_failures, 1);
 	fixture_check(&f);
 	cm_release_cached(f.heap, 0); /* refused again: kept */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.unreleased_bytes, st.reserved_bytes);
 	assert_int_equal(st.release_failures, 2);
 	cm_release_cached(f.heap, 0); /* taken back */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free1, &total), CM_OK);
 	assert_int_equal(free1, free0);
 	assert_int_equal(st.reserved_bytes, 0);
@@ -998,8 +978,7 @@ static void test_device_reset(void **state)
 	cm_device_reset(f.heap, 0); /* the simulator keeps the memory: no real reset */
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_FREE), frees);
 	fixture_check(&f);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.reserved_bytes, 0);
 	assert_int_equal(st.allocated_bytes, 0);
 	assert_int_equal(cm_free(f.heap, q), CM_ERR_NOT_OURS);

@@ -165,6 +165,13 @@ static void test_parked_cross_thread_free(void **state)
 #define CHURNED 100000
 #define BATCH 100
 
+/* f opened on a device of capacity bytes; the heap's state of device 0. */
+static cm_device *scale_open(fixture *f, size_t capacity)
+{
+	fixture_open(f, capacity, NULL);
+	return &f->heap->devs[0];
+}
+
 /* Destroys s; returns how many segments its pools held. */
 static size_t end_stream(fixture *f, cm_stream s)
 {
@@ -186,8 +193,7 @@ static void test_stream_churn(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)64 << 30, NULL);
-	cm_device *d = &f.heap->devs[0];
+	cm_device *d = scale_open(&f, (size_t)64 << 30);
 	cm_stream *alive = calloc(ALIVE, sizeof(*alive));
 	uintptr_t *held = calloc(ALIVE, sizeof(*held));
 	assert_true(alive && held);
@@ -239,8 +245,7 @@ static void test_pending_zombies_rotated(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)1 << 30, NULL);
-	cm_device *d = &f.heap->devs[0];
+	cm_device *d = scale_open(&f, (size_t)1 << 30);
 	enum { HELD = 40 };
 	sim_gate *gates[HELD];
 	for (size_t i = 0; i < HELD; i++) {
@@ -279,8 +284,7 @@ static void test_idle_proof_asks_live_streams(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)1 << 30, NULL);
-	cm_device *d = &f.heap->devs[0];
+	cm_device *d = scale_open(&f, (size_t)1 << 30);
 	cm_stream old[1000];
 	for (size_t i = 0; i < 1000; i++)
 		old[i] = fixture_stream(&f, true);
@@ -294,11 +298,10 @@ static void test_idle_proof_asks_live_streams(void **state)
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, false);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	fixture_free(&f, p);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	uint64_t proofs = st.idle_proofs, visits = d->visits.idle;
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, proofs + 1);
 	assert_int_equal(d->visits.idle - visits, 2);
 	fixture_free(&f, p);

@@ -32,8 +32,7 @@ static void test_expandable_trace(void **state)
 	assert_int_equal(cm_free_async(f.heap, a, CM_STREAM_LEGACY), CM_OK);
 	cm_thread_flush(f.heap);
 	assert_true(cm_release_cached(f.heap, 0) > 0); /* unmaps the free chunks */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.vmm_maps >= 3 && st.vmm_unmaps >= 3);
 	assert_true(cm_snapshot_write(f.heap, path, stderr));
 	run_check(path, "segment_map segment_unmap");

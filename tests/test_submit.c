@@ -100,10 +100,7 @@ static void test_busy_stream_ordered_not_waited(void **state)
 	assert_int_equal(st.host_syncs, 0);
 	submit_memset(&f, q, 2, 4096, b);
 	assert_int_equal(fixture_stats(&f).lazy_waits, 1);
-	usleep(20000); /* an unordered b would have run by now */
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
+	fixture_gate_check(&f, g, p, 2); /* an unordered b would have run by now */
 	/* b is ordered now: its next work waits only for the cover that gave
 	 * the device its quiet state back at the synchronization (complete
 	 * already), the work after it for nothing more. */
@@ -139,10 +136,7 @@ static void test_mark_after_submission(void **state)
 	assert_int_equal(q, p);
 	assert_int_equal(fixture_stats(&f).fences, 2); /* a ran: not quiet */
 	submit_memset(&f, q, 2, 4096, b);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
+	fixture_gate_check(&f, g, p, 2);
 	fixture_free(&f, q, x);
 	fixture_close(&f);
 }
@@ -163,10 +157,7 @@ static void test_unknown_stream_counts_as_ran(void **state)
 	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	submit_memset(&f, q, 2, 4096, b);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
+	fixture_gate_check(&f, g, p, 2);
 	fixture_free(&f, q);
 	fixture_close(&f);
 }
@@ -244,10 +235,7 @@ static void test_none_races(void **state)
 	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	submit_memset(&f, q, 2, 4096, b);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 1); /* the late write won */
+	fixture_gate_check(&f, g, p, 1); /* the late write won */
 	fixture_free(&f, q);
 	fixture_close(&f);
 }
