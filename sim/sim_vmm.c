@@ -326,28 +326,22 @@ static bool sim_vmm_unmap_one(sim *s, sim_map *m)
 	return true;
 }
 
-/* The first map tiling [va, va + size) with vmm_lock taken; NULL, the lock
- * not taken, for bad arguments or a range the maps do not tile exactly. */
-static sim_map *sim_vmm_lock_tiles(sim *s, int dev, uintptr_t va, size_t size)
+/* Unmaps (unmap) or gives access to the maps that tile [va, va + size)
+ * exactly: CM_ERR_INVALID for bad arguments or a range they do not tile. */
+static cm_status sim_vmm_tiled(sim *s, int dev, uintptr_t va, size_t size, bool unmap)
 {
 	if (!sim_dev_at(s, dev) || !sim_vmm_aligned(va, size))
-		return NULL;
+		return CM_ERR_INVALID;
 	pthread_mutex_lock(&s->vmm_lock);
 	sim_map *m = sim_vmm_tiles(s, va, size);
-	if (!m)
-		pthread_mutex_unlock(&s->vmm_lock);
-	return m;
-}
-
-cm_status sim_vmm_unmap(sim *s, int dev, uintptr_t va, size_t size)
-{
-	sim_map *m = sim_vmm_lock_tiles(s, dev, va, size);
-	if (!m)
-		return CM_ERR_INVALID;
-	cm_status r = CM_OK;
+	cm_status r = m ? CM_OK : CM_ERR_INVALID;
+	if (m && !unmap && mprotect((void *)va, size, PROT_READ | PROT_WRITE) != 0)
+		r = CM_ERR_BACKEND;
 	while (m && r == CM_OK) {
 		sim_map *next = m->va + m->size < va + size ? sim_vmm_next(s, m) : NULL;
-		if (!sim_vmm_unmap_one(s, m))
+		if (!unmap)
+			m->access = true;
+		else if (!sim_vmm_unmap_one(s, m)) /* frees m: next taken first */
 			r = CM_ERR_BACKEND;
 		m = next;
 	}
@@ -355,16 +349,14 @@ cm_status sim_vmm_unmap(sim *s, int dev, uintptr_t va, size_t size)
 	return r;
 }
 
+cm_status sim_vmm_unmap(sim *s, int dev, uintptr_t va, size_t size)
+{
+	return sim_vmm_tiled(s, dev, va, size, true);
+}
+
 cm_status sim_vmm_set_access(sim *s, int dev, uintptr_t va, size_t size)
 {
-	sim_map *m = sim_vmm_lock_tiles(s, dev, va, size);
-	if (!m)
-		return CM_ERR_INVALID;
-	cm_status r = mprotect((void *)va, size, PROT_READ | PROT_WRITE) != 0 ? CM_ERR_BACKEND : CM_OK;
-	for (; m && r == CM_OK && m->va < va + size; m = sim_vmm_next(s, m))
-		m->access = true;
-	pthread_mutex_unlock(&s->vmm_lock);
-	return r;
+	return sim_vmm_tiled(s, dev, va, size, false);
 }
 
 /* Post-order walk that hands every node to fn (which may free it). */
