@@ -65,6 +65,15 @@ static inline size_t fixture_logged(fixture *f, sim_call call)
 	return n;
 }
 
+/* xorshift64: the tests' reproducible random numbers, from *x (not 0). */
+static inline uint64_t fixture_rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
 /* Device 0's counters now. */
 static inline cm_stats fixture_stats(fixture *f)
 {
