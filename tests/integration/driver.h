@@ -86,23 +86,8 @@ static inline const char *drv_name(CUresult r)
 	return s;
 }
 
-#define DCHECK(call)                                                                  \
-	do {                                                                          \
-		CUresult drv_r_ = (call);                                             \
-		if (drv_r_ != CUDA_SUCCESS) {                                         \
-			FAIL("%s: expected CUDA_SUCCESS, got %s (%d)", #call,         \
-			     drv_name(drv_r_), (int)drv_r_);                          \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
-
-#define DEXPECT(call, want)                                                           \
-	do {                                                                          \
-		CUresult drv_r_ = (call);                                             \
-		if (drv_r_ != (want))                                                 \
-			FAIL("%s: expected %s, got %s (%d)", #call, drv_name(want),   \
-			     drv_name(drv_r_), (int)drv_r_);                          \
-	} while (0)
+#define DCHECK(call) INTEG_EXPECT(CUresult, call, CUDA_SUCCESS, drv_name, 1)
+#define DEXPECT(call, want) INTEG_EXPECT(CUresult, call, want, drv_name, 0)
 
 /* Reads [p, p + n) back and checks every byte is value. */
 static inline void drv_check(const drv *d, CUdeviceptr p, size_t n, int value, const char *what)
