@@ -32,13 +32,27 @@ static void test_pairs_every_size(void **state)
 	}
 }
 
-/* Two 20 MiB segments: [x | 16 MiB held] and [a | 16 MiB free]; x is
- * freed and given back to the pools, a standalone 4 MiB free block. */
+/* f opened on 8 GiB, with two 20 MiB segments: [x | 16 MiB held] and
+ * [a | 16 MiB free]; x is freed and given back to the pools, a standalone
+ * 4 MiB free block. */
 static void two_segments(fixture *f, uintptr_t *x, uintptr_t *y, uintptr_t *a)
 {
+	fixture_open(f, (size_t)8 << 30, NULL);
 	*x = fixture_malloc(f, 4 * MiB);
 	*y = fixture_malloc(f, 16 * MiB); /* the rest of x's segment */
 	*a = fixture_malloc(f, 4 * MiB);  /* a new segment, the rest free */
+}
+
+/* x goes back to the pools, then a is freed: the next 4 MiB request must
+ * take x, the better fit; then f is closed. */
+static void x_then_a_back(fixture *f, uintptr_t x, uintptr_t y, uintptr_t a)
+{
+	fixture_free(f, x);
+	cm_thread_flush(f->heap); /* x in the pools now */
+	fixture_free(f, a);
+	assert_true(fixture_malloc(f, 4 * MiB) == x);
+	fixture_free(f, x, y);
+	fixture_close(f);
 }
 
 /* A 4 MiB block whose free neighbour would merge with it must not park
@@ -48,15 +62,9 @@ static void test_better_fit_elsewhere(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)8 << 30, NULL);
 	uintptr_t x, y, a;
 	two_segments(&f, &x, &y, &a);
-	fixture_free(&f, x);
-	cm_thread_flush(f.heap);
-	fixture_free(&f, a);
-	assert_true(fixture_malloc(&f, 4 * MiB) == x);
-	fixture_free(&f, x, y);
-	fixture_close(&f);
+	x_then_a_back(&f, x, y, a);
 }
 
 /* The same once a was parked and handed out again by the cache: the hint
@@ -65,17 +73,11 @@ static void test_stale_hint(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)8 << 30, NULL);
 	uintptr_t x, y, a;
 	two_segments(&f, &x, &y, &a);
 	assert_int_equal(cm_free(f.heap, a), CM_OK); /* parks: best fit would give a back */
 	assert_true(fixture_malloc(&f, 4 * MiB) == a); /* from the cache */
-	fixture_free(&f, x);
-	cm_thread_flush(f.heap); /* x in the pools now */
-	fixture_free(&f, a);
-	assert_true(fixture_malloc(&f, 4 * MiB) == x);
-	fixture_free(&f, x, y);
-	fixture_close(&f);
+	x_then_a_back(&f, x, y, a);
 }
 
 /* The hooks' first try (cm_malloc_cached, cm_free_cached) answers only
@@ -169,6 +171,15 @@ static void two_device_heap_close(cm_heap *h, sim *sim)
 	sim_destroy(sim);
 }
 
+/* A 4 KiB block of device dev, taken and freed: parked in a bin. */
+static uintptr_t park_4k(cm_heap *h, int dev)
+{
+	uintptr_t p;
+	assert_int_equal(cm_malloc(h, dev, 4096, &p), CM_OK);
+	assert_int_equal(cm_free(h, p), CM_OK);
+	return p;
+}
+
 /* Two devices: a block one device's bins hold is never handed out for the
  * other's request of the same size and stream, though both bins' device
  * generations are the first each device had (tcache.c keys a bin by a
@@ -178,9 +189,7 @@ static void test_bins_keep_their_device(void **state)
 	(void)state;
 	sim *sim;
 	cm_heap *h = two_device_heap(&sim);
-	uintptr_t on1, on0, again;
-	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
-	assert_int_equal(cm_free(h, on1), CM_OK); /* parked in a bin keyed to device 1 */
+	uintptr_t on1 = park_4k(h, 1), on0, again; /* in a bin keyed to device 1 */
 	assert_int_equal(cm_malloc(h, 0, 4096, &on0), CM_OK);
 	assert_true(on0 != on1);
 	cm_ptr_info info;
@@ -210,14 +219,10 @@ static void test_a_miss_flushes_the_marked_bins_of_its_device(void **state)
 	sim *sim;
 	cm_heap *h = two_device_heap(&sim);
 	/* The 4 KiB bin marked for device 1, then emptied by a take. */
-	uintptr_t on1, on0, again;
-	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
-	assert_int_equal(cm_free(h, on1), CM_OK);
+	uintptr_t on1 = park_4k(h, 1), on0, again;
 	assert_int_equal(cm_malloc(h, 1, 4096, &again), CM_OK);
 	assert_true(again == on1);
-	/* Keyed to device 0 now, holding device 0's block. */
-	assert_int_equal(cm_malloc(h, 0, 4096, &on0), CM_OK);
-	assert_int_equal(cm_free(h, on0), CM_OK);
+	on0 = park_4k(h, 0); /* keyed to device 0 now, holding device 0's block */
 	uintptr_t miss1;
 	assert_int_equal(cm_malloc(h, 1, 64 << 10, &miss1), CM_OK); /* device 1's slow path */
 	assert_int_equal(cm_malloc_cached(h, 0, 4096), on0); /* still device 0's, parked */
