@@ -5,6 +5,13 @@
 
 #include "fixture.h"
 
+/* The device holds exactly bytes, and the heap is consistent. */
+static void check_device_holds(fixture *f, size_t bytes)
+{
+	assert_int_equal(sim_used_bytes(f->sim, 0), bytes);
+	fixture_check(f);
+}
+
 static void test_grows_in_place(void **state)
 {
 	(void)state;
@@ -30,8 +37,7 @@ static void test_grows_in_place(void **state)
 	st = fixture_stats(&f);
 	assert_int_equal(st.vmm_unmaps, 5);
 	assert_int_equal(st.reserved_bytes, 10 * MiB + 2 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 12 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 12 * MiB);
 	memset((void *)a, 1, 10 * MiB); /* still mapped and writable */
 	fixture_free(&f, a, s);
 	fixture_close(&f);
@@ -128,8 +134,7 @@ static void test_stitch_fragmented(void **state)
 	assert_int_equal(st.alloc_retries, 0);
 	assert_int_equal(st.reserved_bytes, 24 * MiB);
 	assert_int_equal(st.stitch_free_bytes, 0);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 24 * MiB);
 	memset((void *)b, 9, 8 * MiB); /* mapped and writable */
 	assert_int_equal(((unsigned char *)a[2])[4 * MiB - 1], 7); /* neighbours kept */
 	assert_int_equal(cm_free_async(f.heap, b, CM_STREAM_LEGACY), CM_OK);
@@ -141,28 +146,38 @@ static void test_stitch_fragmented(void **state)
 	fixture_close(&f);
 }
 
+/* f opened with expandable segments, and fragment's range on a new stream
+ * *s: holes a[1] and a[3] freed on it behind a gate (returned), which holds
+ * work on a[1] and, where both, on a[3]. */
+static sim_gate *busy_holes(fixture *f, size_t capacity, cm_stream *s, uintptr_t a[6], bool both)
+{
+	fixture_open(f, capacity, "expandable_segments:True");
+	cm_stream s1 = *s = fixture_stream(f, true);
+	fragment(f, s1, a);
+	sim_gate *g = sim_gate_enqueue(f->sim, 0, s1);
+	assert_int_equal(sim_memset_async(f->sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
+	if (both)
+		assert_int_equal(sim_memset_async(f->sim, 0, a[3], 1, 4 * MiB, s1), CM_OK);
+	assert_int_equal(cm_free_async(f->heap, a[1], s1), CM_OK);
+	assert_int_equal(cm_free_async(f->heap, a[3], s1), CM_OK);
+	cm_thread_flush(f->heap);
+	return g;
+}
+
 /* A hole freed on a stream with pending work is not remapped: the request
  * gets new memory; once the stream completed, the next one is stitched. */
 static void test_stitch_waits_for_stream(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 256 * MiB, "expandable_segments:True");
-	cm_stream s1 = fixture_stream(&f, true);
+	cm_stream s1;
 	uintptr_t a[6];
-	fragment(&f, s1, a);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, s1);
-	assert_int_equal(sim_memset_async(f.sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
-	assert_int_equal(sim_memset_async(f.sim, 0, a[3], 1, 4 * MiB, s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[1], s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[3], s1), CM_OK);
-	cm_thread_flush(f.heap);
+	sim_gate *g = busy_holes(&f, 256 * MiB, &s1, a, true);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, s1);
 	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 0);
 	assert_int_equal(st.vmm_unmaps, 0);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 32 * MiB);
 	sim_gate_open(g);
 	fixture_stream_sync(&f, s1); /* the holes' work is complete now */
 	uintptr_t c = fixture_malloc_async(&f, 8 * MiB, s1);
@@ -170,8 +185,7 @@ static void test_stitch_waits_for_stream(void **state)
 	st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 1);
 	assert_int_equal(st.stitched_bytes, 8 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 32 * MiB);
 	assert_int_equal(cm_free_async(f.heap, b, s1), CM_OK);
 	assert_int_equal(cm_free_async(f.heap, c, s1), CM_OK);
 	free_rest(&f, a, s1);
@@ -184,15 +198,9 @@ static void test_ladder_stitches(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 24 * MiB, "expandable_segments:True");
-	cm_stream s1 = fixture_stream(&f, true);
+	cm_stream s1;
 	uintptr_t a[6];
-	fragment(&f, s1, a);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, s1);
-	assert_int_equal(sim_memset_async(f.sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[1], s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[3], s1), CM_OK);
-	cm_thread_flush(f.heap);
+	sim_gate *g = busy_holes(&f, 24 * MiB, &s1, a, false);
 	pthread_t opener;
 	assert_int_equal(pthread_create(&opener, NULL, fixture_open_gate_later, g), 0);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, CM_STREAM_LEGACY);
@@ -204,8 +212,7 @@ static void test_ladder_stitches(void **state)
 	assert_int_equal(st.ladder_release_alls, 0);
 	assert_int_equal(st.oom_count, 0);
 	assert_int_equal(st.stitched_bytes, 8 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 24 * MiB);
 	memset((void *)b, 3, 8 * MiB);
 	assert_int_equal(cm_free_async(f.heap, b, CM_STREAM_LEGACY), CM_OK);
 	free_rest(&f, a, s1);
@@ -236,8 +243,7 @@ static void hopeless_at_once(const char *conf)
 	assert_int_equal(st.stitch_unmaps, before.stitch_unmaps);
 	assert_int_equal(st.raw_alloc_calls, before.raw_alloc_calls);
 	assert_int_equal(fixture_logged(&f, SIM_VMM_CREATE) + fixture_logged(&f, SIM_MEM_ALLOC), 0);
-	assert_int_equal(sim_used_bytes(f.sim, 0), used);
-	fixture_check(&f);
+	check_device_holds(&f, used);
 	/* Within free plus idle: served, after the ladder if need be. */
 	uintptr_t big = fixture_malloc(&f, 44 * MiB);
 	fixture_free(&f, big, held);
@@ -272,16 +278,14 @@ static void test_failed_growth_gives_back(void **state)
 	assert_int_equal(st.stitched_bytes, 0);
 	assert_int_equal(st.stitch_free_bytes, 0);
 	assert_int_equal(st.reserved_bytes, 24 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 24 * MiB);
 	/* The same when the access call fails after all chunks are mapped. */
 	sim_fail_nth(f.sim, SIM_VMM_SET_ACCESS, 1);
 	uintptr_t c = fixture_malloc(&f, 40 * MiB);
 	st = fixture_stats(&f);
 	assert_int_equal(st.stitched_bytes, 0);
 	assert_int_equal(st.reserved_bytes, 64 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 64 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 64 * MiB);
 	fixture_free(&f, c, a, b);
 	fixture_close(&f);
 }
