@@ -65,6 +65,15 @@ static void report(const char *name, double ms)
 	printf("freehost %s: %.1f ms: %s\n", name, ms, ms > SLOW_MS / 2 ? "waits" : "does not wait");
 }
 
+/* Times cudaFreeHost(p) as name, then lets the device finish. */
+static void timed_free(void *p, const char *name)
+{
+	double t0 = now_ms();
+	CHECK(cudaFreeHost(p));
+	report(name, now_ms() - t0);
+	CHECK(cudaDeviceSynchronize());
+}
+
 int main(void)
 {
 	void *p, *d;
@@ -82,38 +91,26 @@ int main(void)
 	CHECK(cudaMallocHost(&p, N));
 	slow(s);
 	CHECK(cudaMemcpyAsync(d, p, N, cudaMemcpyHostToDevice, s));
-	double t0 = now_ms();
-	CHECK(cudaFreeHost(p));
-	report("copy-same-stream", now_ms() - t0);
-	CHECK(cudaDeviceSynchronize());
+	timed_free(p, "copy-same-stream");
 
 	CHECK(cudaMallocHost(&p, N));
 	CHECK(cudaMemcpyAsync(d, p, N, cudaMemcpyHostToDevice, s));
 	CHECK(cudaStreamSynchronize(s));
 	slow(t);
-	t0 = now_ms();
-	CHECK(cudaFreeHost(p));
-	report("other-stream", now_ms() - t0);
-	CHECK(cudaDeviceSynchronize());
+	timed_free(p, "other-stream");
 
 	CHECK(cudaMallocHost(&p, N));
 	slow(0);
-	t0 = now_ms();
-	CHECK(cudaFreeHost(p));
-	report("legacy", now_ms() - t0);
-	CHECK(cudaDeviceSynchronize());
+	timed_free(p, "legacy");
 
 	CHECK(cudaMallocHost(&p, N));
 	slow(s);
-	t0 = now_ms();
-	CHECK(cudaFreeHost(p));
-	report("no-use", now_ms() - t0);
-	CHECK(cudaDeviceSynchronize());
+	timed_free(p, "no-use");
 
 	CHECK(cudaMallocHost(&p, N));
 	slow(s);
 	CHECK(cudaMemcpyAsync(d, p, N, cudaMemcpyHostToDevice, s));
-	t0 = now_ms();
+	double t0 = now_ms();
 	CUresult r = cuMemFreeHost(p);
 	report("cuMemFreeHost", now_ms() - t0);
 	if (r != CUDA_SUCCESS)
