@@ -53,6 +53,33 @@ static void test_step1_release_fitting(void **state)
 	fixture_close(&f);
 }
 
+/* f opened with 12 non-blocking streams, the last busy behind a gate;
+ * keep and keep2 fill the first 2 MiB segment but for p (4 KiB), freed
+ * behind the busy stream and asked for again (q) while a thread opens
+ * the gate 30 ms later. */
+typedef struct fenced {
+	uintptr_t keep, keep2, p, q;
+} fenced;
+
+static fenced fenced_reuse(fixture *f, size_t capacity, const char *conf)
+{
+	fenced r;
+	fixture_open(f, capacity, conf);
+	cm_stream busy = 0;
+	for (int i = 0; i < 12; i++)
+		busy = fixture_stream(f, true);
+	r.keep = fixture_malloc(f, MiB);
+	r.keep2 = fixture_malloc(f, MiB - 4096);
+	r.p = fixture_malloc(f, 4096);
+	sim_gate *g = sim_gate_enqueue(f->sim, 0, busy);
+	fixture_free(f, r.p);
+	pthread_t t;
+	pthread_create(&t, NULL, fixture_open_gate_later, g);
+	r.q = fixture_malloc(f, 4096);
+	pthread_join(t, NULL);
+	return r;
+}
+
 /* Step 2: the only block that fits waits on a completion collect (many
  * non-blocking streams, one busy); one synchronization makes it usable.
  * keep holds the rest of the only segment the 2 MiB cap allows; the
@@ -61,27 +88,16 @@ static void test_step2_sync_reclaims_fenced(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 1024 * MiB, "memory_limit_mb:2");
-	cm_stream busy = 0;
-	for (int i = 0; i < 12; i++)
-		busy = fixture_stream(&f, true);
-	uintptr_t keep = fixture_malloc(&f, MiB), keep2 = fixture_malloc(&f, MiB - 4096);
-	uintptr_t p = fixture_malloc(&f, 4096);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
-	fixture_free(&f, p);
-	pthread_t t;
-	pthread_create(&t, NULL, fixture_open_gate_later, g);
-	uintptr_t q = fixture_malloc(&f, 4096);
-	pthread_join(t, NULL);
+	fenced r = fenced_reuse(&f, 1024 * MiB, "memory_limit_mb:2");
 	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.ladder_releases, 0); /* nothing idle: keep holds the segment */
 	assert_int_equal(st.ladder_syncs, 1);
 	assert_int_equal(st.fences, 0);
-	assert_int_equal(q, p);
+	assert_int_equal(r.q, r.p);
 	assert_int_equal(st.raw_alloc_calls, 1); /* the cap refused the second */
 	assert_int_equal(st.limit_refusals, 1);
-	fixture_free(&f, q, keep2, keep);
+	fixture_free(&f, r.q, r.keep2, r.keep);
 	fixture_close(&f);
 }
 
@@ -93,24 +109,13 @@ static void test_short_device_proves_pending(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 2 * MiB, NULL);
-	cm_stream busy = 0;
-	for (int i = 0; i < 12; i++)
-		busy = fixture_stream(&f, true);
-	uintptr_t keep = fixture_malloc(&f, MiB), keep2 = fixture_malloc(&f, MiB - 4096);
-	uintptr_t p = fixture_malloc(&f, 4096);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
-	fixture_free(&f, p);
-	pthread_t t;
-	pthread_create(&t, NULL, fixture_open_gate_later, g);
-	uintptr_t q = fixture_malloc(&f, 4096);
-	pthread_join(t, NULL);
+	fenced r = fenced_reuse(&f, 2 * MiB, NULL);
 	cm_stats st = fixture_stats(&f);
-	assert_int_equal(q, p);
+	assert_int_equal(r.q, r.p);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.alloc_retries + st.oom_count + st.fences, 0);
 	assert_int_equal(st.pending_waits, 1);
-	fixture_free(&f, q, keep2, keep);
+	fixture_free(&f, r.q, r.keep2, r.keep);
 	fixture_close(&f);
 }
 
