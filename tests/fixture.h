@@ -90,6 +90,7 @@ static inline uintptr_t fixture_malloc(fixture *f, size_t size)
 	return p;
 }
 
+/* Frees p[0] to p[n - 1], each free asserted. */
 static inline void fixture_free_n(fixture *f, const uintptr_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)

@@ -139,8 +139,7 @@ static void test_mid_sizes_share_20mib_segments(void **state)
 	uintptr_t s = fixture_malloc(&f, 4096);
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
 	assert_true(s < p[0] || s >= p[0] + 20 * MiB);
-	for (int i = 0; i < 4; i++)
-		fixture_free(&f, p[i]);
+	fixture_free_n(&f, p, 4);
 	fixture_free(&f, s);
 	fixture_close(&f);
 }
@@ -681,8 +680,7 @@ static void test_many_streams_collect(void **state)
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	fixture_free(&f, q);
-	for (size_t i = 0; i <= n; i++)
-		fixture_free(&f, more[i]);
+	fixture_free_n(&f, more, n + 1);
 	fixture_free(&f, keep);
 	fixture_close(&f);
 }
@@ -703,8 +701,7 @@ static void test_collect_waits_for_a_batch(void **state)
 		p[i] = fixture_malloc(&f, 4096);
 		keep[i] = fixture_malloc(&f, 4096);
 	}
-	for (int i = 0; i < N - 1; i++)
-		fixture_free(&f, p[i]);
+	fixture_free_n(&f, p, N - 1);
 	uintptr_t q = fixture_malloc(&f, 4096); /* passes over the N - 1 */
 	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, (N - 1) * 4096);
@@ -722,8 +719,7 @@ static void test_collect_waits_for_a_batch(void **state)
 	assert_int_equal(st.fences, 0);
 	fixture_check(&f);
 	fixture_free(&f, big, q, r);
-	for (int i = 0; i < N; i++)
-		fixture_free(&f, keep[i]);
+	fixture_free_n(&f, keep, N);
 	fixture_close(&f);
 }
 
@@ -748,11 +744,9 @@ static void test_proof_returns_only_what_it_proves(void **state)
 		after[i] = fixture_malloc(&f, size);
 		keep[N + i] = fixture_malloc(&f, size);
 	}
-	for (int i = 0; i < N; i++)
-		fixture_free(&f, before[i]);
+	fixture_free_n(&f, before, N);
 	uintptr_t q = fixture_malloc(&f, size); /* sets them aside, starts the collect */
-	for (int i = 0; i < N; i++)
-		fixture_free(&f, after[i]);
+	fixture_free_n(&f, after, N);
 	uintptr_t r = fixture_malloc(&f, size); /* sets these aside too */
 	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.collects, 1);
@@ -766,8 +760,7 @@ static void test_proof_returns_only_what_it_proves(void **state)
 	assert_int_equal(d->visits.returned - returned, N);
 	fixture_check(&f);
 	fixture_free(&f, big, q, r);
-	for (int i = 0; i < 2 * N; i++)
-		fixture_free(&f, keep[i]);
+	fixture_free_n(&f, keep, 2 * N);
 	fixture_close(&f);
 }
 
@@ -881,8 +874,7 @@ static void test_collect_asks_each_event_once(void **state)
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
 	fixture_free(&f, r);
-	for (int i = 0; i <= K; i++)
-		fixture_free(&f, q[i]);
+	fixture_free_n(&f, q, K + 1);
 	fixture_free(&f, keep);
 	fixture_close(&f);
 }

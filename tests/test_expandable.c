@@ -89,8 +89,7 @@ static void test_ladder_unmaps(void **state)
 	assert_true(st.reserved_bytes <= 64 * MiB);
 	assert_int_equal(st.oom_count, 0);
 	fixture_check(&f);
-	for (int i = 0; i < 20; i++)
-		fixture_free(&f, small[i]);
+	fixture_free_n(&f, small, 20);
 	fixture_free(&f, x);
 	fixture_close(&f);
 }

@@ -130,8 +130,7 @@ static void test_step3_release_all(void **state)
 	for (int i = 0; i < 28; i++)
 		small[i] = fixture_malloc(&f, MiB);
 	uintptr_t live = fixture_malloc(&f, 30 * MiB);
-	for (int i = 0; i < 28; i++)
-		fixture_free(&f, small[i]);
+	fixture_free_n(&f, small, 28);
 	uintptr_t big = fixture_malloc(&f, 20 * MiB);
 	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.ladder_releases, 0);

@@ -143,8 +143,7 @@ static void parked_taken_back(bool cross_thread_free)
 	pthread_mutex_unlock(&pk.lock);
 	pthread_join(t, NULL);
 	fixture_free(&f, p);
-	for (size_t i = 0; i < n; i++)
-		fixture_free(&f, live[i]);
+	fixture_free_n(&f, live, n);
 	free(live);
 	fixture_close(&f);
 }

@@ -337,8 +337,7 @@ static void test_pending_proven_by_collect(void **state)
 	st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.stream_waits + st.lazy_waits + st.host_syncs, 0);
-	for (int i = 0; i < n; i++)
-		fixture_free(&f, held[i]);
+	fixture_free_n(&f, held, n);
 	sim_gate_open(gb);
 	fixture_close(&f);
 }
@@ -399,8 +398,7 @@ static void test_destroyed_streams_leave_legacy_alone(void **state)
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.peak_pending_bytes, 0);
 	fixture_free(&f, p);
-	for (int i = 0; i < 4; i++)
-		fixture_free(&f, w[i]);
+	fixture_free_n(&f, w, 4);
 	fixture_close(&f);
 }
 
@@ -433,8 +431,7 @@ static void test_idle_nonblocking_stream_sets_nothing_aside(void **state)
 	fixture_free(&f, small);
 	assert_true(fixture_malloc(&f, 4096) != small);
 	assert_int_equal(fixture_stats(&f).pending_bytes, 4096);
-	for (int i = 0; i < 4; i++)
-		fixture_free(&f, live[i]);
+	fixture_free_n(&f, live, 4);
 	fixture_close(&f);
 }
 
