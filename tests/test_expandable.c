@@ -62,9 +62,7 @@ static void test_shared_across_streams(void **state)
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 1); /* rule 2 */
 	assert_int_equal(fixture_stats(&f).vmm_maps, 8);
 	assert_int_equal(sim_memset_async(f.sim, 0, b, 2, MiB, s2), CM_OK);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(unsigned char *)b, 2);
+	fixture_gate_check(&f, g, b, 2);
 	assert_int_equal(cm_free_async(f.heap, b, s2), CM_OK);
 	assert_int_equal(cm_free_async(f.heap, keep, s1), CM_OK);
 	fixture_close(&f);
