@@ -218,9 +218,11 @@ static void test_ladder_stitches(void **state)
 
 /* Issue 14: a request larger than the device, or than its free memory and
  * the idle cache together, fails at once: no ladder, nothing created,
- * mapped or released (the cache keeps what it holds). In both modes. */
-static void hopeless_at_once(const char *conf)
+ * mapped or released (the cache keeps what it holds). In both modes:
+ * the state is the configuration (main's table names each). */
+static void test_hopeless_at_once(void **state)
 {
+	const char *conf = *state;
 	fixture f;
 	fixture_open(&f, 64 * MiB, conf);
 	uintptr_t held = fixture_malloc(&f, 16 * MiB), p = 0;
@@ -245,18 +247,6 @@ static void hopeless_at_once(const char *conf)
 	uintptr_t big = fixture_malloc(&f, 44 * MiB);
 	fixture_free(&f, big, held);
 	fixture_close(&f);
-}
-
-static void test_hopeless_at_once_plain(void **state)
-{
-	(void)state;
-	hopeless_at_once(NULL);
-}
-
-static void test_hopeless_at_once_expandable(void **state)
-{
-	(void)state;
-	hopeless_at_once("expandable_segments:True");
 }
 
 /* A growth that fails half way gives back the memory it created: the
@@ -336,8 +326,9 @@ int main(void)
 		cmocka_unit_test(test_stitch_fragmented),
 		cmocka_unit_test(test_stitch_waits_for_stream),
 		cmocka_unit_test(test_ladder_stitches),
-		cmocka_unit_test(test_hopeless_at_once_plain),
-		cmocka_unit_test(test_hopeless_at_once_expandable),
+		{"test_hopeless_at_once_plain", test_hopeless_at_once, NULL, NULL, NULL},
+		{"test_hopeless_at_once_expandable", test_hopeless_at_once, NULL, NULL,
+		 (void *)"expandable_segments:True"},
 		cmocka_unit_test(test_failed_growth_gives_back),
 		cmocka_unit_test(test_report_after_failure),
 	};

@@ -106,9 +106,10 @@ static void *parker_main(void *arg)
 /* A block parked by another (live, idle) thread is taken back before a
  * new segment, with 1e5 blocks live: through a block the thread allocated
  * and freed itself (fast path) and one it freed for another thread (the
- * locked path). */
-static void parked_taken_back(bool cross_thread_free)
+ * locked path): the state says which (main's table names each). */
+static void test_parked_taken_back(void **state)
 {
+	bool cross_thread_free = *state != NULL;
 	fixture f;
 	fixture_open(&f, (size_t)64 << 30, NULL);
 	size_t n = 100000;
@@ -146,18 +147,6 @@ static void parked_taken_back(bool cross_thread_free)
 	fixture_free_n(&f, live, n);
 	free(live);
 	fixture_close(&f);
-}
-
-static void test_parked_own_block(void **state)
-{
-	(void)state;
-	parked_taken_back(false);
-}
-
-static void test_parked_cross_thread_free(void **state)
-{
-	(void)state;
-	parked_taken_back(true);
 }
 
 #define ALIVE 2000
@@ -313,8 +302,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_blocks),
-		cmocka_unit_test(test_parked_own_block),
-		cmocka_unit_test(test_parked_cross_thread_free),
+		{"test_parked_own_block", test_parked_taken_back, NULL, NULL, NULL},
+		{"test_parked_cross_thread_free", test_parked_taken_back, NULL, NULL, (void *)"cross"},
 		cmocka_unit_test(test_stream_churn),
 		cmocka_unit_test(test_pending_zombies_rotated),
 		cmocka_unit_test(test_idle_proof_asks_live_streams),
