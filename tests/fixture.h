@@ -1,4 +1,6 @@
-/* tests/fixture.h - a heap over a fresh simulated device, for the tests.
+/* tests/fixture.h - a heap over a fresh simulated device, for the tests,
+ * and the helpers they share around it (sizes, asserted allocations and
+ * frees, counters, streams, gates, a reproducible random source).
  * Header-only so every test program stays one file plus this. */
 #ifndef CM_TEST_FIXTURE_H
 #define CM_TEST_FIXTURE_H
