@@ -427,19 +427,19 @@ typedef struct event {
 	int64_t device; /* the log's Device column; -1: none */
 } event;
 
-/* Splits an event line; false with why[] filled when it breaks a rule. */
-static bool parse_event(char *text, size_t len, event *ev, char *why, size_t whylen)
+/* Splits text (len bytes) at its commas into exactly want fields f[], none
+ * empty (names[] names them); false with why[] filled where it does not. */
+static bool split_fields(char *text, size_t len, char **f, int want, const char *const *names,
+			 const char *header, char *why, size_t whylen)
 {
-	static const char *const names[4] = {"action", "addr", "size", "stream"};
-	char *f[4], buf[40];
 	int n = 0;
 	if (memchr(text, '\0', len)) {
 		snprintf(why, whylen, "contains a NUL byte");
 		return false;
 	}
 	for (char *p = text;; p++) {
-		if (n == 4) {
-			snprintf(why, whylen, "more than 4 fields; expected " HEADER);
+		if (n == want) {
+			snprintf(why, whylen, "more than %d fields; expected %s", want, header);
 			return false;
 		}
 		f[n++] = p;
@@ -448,17 +448,29 @@ static bool parse_event(char *text, size_t len, event *ev, char *why, size_t why
 			break;
 		*p = '\0';
 	}
-	if (n < 4) {
-		snprintf(why, whylen, "%d field%s; expected 4: " HEADER, n, n == 1 ? "" : "s");
+	if (n < want) {
+		snprintf(why, whylen, "%d field%s; expected %d: %s", n, n == 1 ? "" : "s", want, header);
 		return false;
 	}
-	uint64_t *num[4] = {NULL, &ev->addr, &ev->size, &ev->stream};
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < want; i++) {
 		if (!*f[i]) {
 			snprintf(why, whylen, "%s is empty", names[i]);
 			return false;
 		}
-		if (i && !parse_u64(f[i], num[i])) {
+	}
+	return true;
+}
+
+/* Splits an event line; false with why[] filled when it breaks a rule. */
+static bool parse_event(char *text, size_t len, event *ev, char *why, size_t whylen)
+{
+	static const char *const names[4] = {"action", "addr", "size", "stream"};
+	char *f[4], buf[40];
+	if (!split_fields(text, len, f, 4, names, HEADER, why, whylen))
+		return false;
+	uint64_t *num[4] = {NULL, &ev->addr, &ev->size, &ev->stream};
+	for (int i = 1; i < 4; i++) {
+		if (!parse_u64(f[i], num[i])) {
 			snprintf(why, whylen, "%s '%s' is not a decimal integer from %s to 18446744073709551615",
 				 names[i], shown(f[i], strlen(f[i]), buf), i == 1 ? "1" : "0");
 			return false;
@@ -506,32 +518,8 @@ static bool parse_rmm_event(char *text, size_t len, bool with_device, event *ev,
 	const int want = with_device ? 7 : 6;
 	const char *header = with_device ? RMM_DEVICE_HEADER : RMM_HEADER;
 	char *f[7], buf[40];
-	int n = 0;
-	if (memchr(text, '\0', len)) {
-		snprintf(why, whylen, "contains a NUL byte");
+	if (!split_fields(text, len, f, want, names, header, why, whylen))
 		return false;
-	}
-	for (char *p = text;; p++) {
-		if (n == want) {
-			snprintf(why, whylen, "more than %d fields; expected %s", want, header);
-			return false;
-		}
-		f[n++] = p;
-		p = strchr(p, ',');
-		if (!p)
-			break;
-		*p = '\0';
-	}
-	if (n < want) {
-		snprintf(why, whylen, "%d field%s; expected %d: %s", n, n == 1 ? "" : "s", want, header);
-		return false;
-	}
-	for (int i = 0; i < want; i++) {
-		if (!*f[i]) {
-			snprintf(why, whylen, "%s is empty", names[i]);
-			return false;
-		}
-	}
 	if (!parse_ptr(f[3], &ev->addr) || !parse_u64(f[4], &ev->size) || !parse_ptr(f[5], &ev->stream)) {
 		int bad = !parse_ptr(f[3], &ev->addr) ? 3 : !parse_u64(f[4], &ev->size) ? 4 : 5;
 		snprintf(why, whylen, "%s '%s' is not %s", names[bad], shown(f[bad], strlen(f[bad]), buf),

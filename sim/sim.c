@@ -345,23 +345,18 @@ static const cm_backend sim_backend_ops = {
 
 /* ---- life cycle -------------------------------------------------------- */
 
+/* The sim's locks and its log; on a failure none stays initialized. */
 static bool sim_locks_init(sim *s)
 {
-	if (pthread_mutex_init(&s->tab_lock, NULL) != 0)
-		return false;
-	if (pthread_mutex_init(&s->ev_lock, NULL) != 0)
-		goto fail_ev;
-	if (pthread_mutex_init(&s->vmm_lock, NULL) != 0)
-		goto fail_vmm;
-	if (!sim_log_init(s))
-		goto fail_log;
-	return true;
-fail_log:
-	pthread_mutex_destroy(&s->vmm_lock);
-fail_vmm:
-	pthread_mutex_destroy(&s->ev_lock);
-fail_ev:
-	pthread_mutex_destroy(&s->tab_lock);
+	pthread_mutex_t *const locks[] = { &s->tab_lock, &s->ev_lock, &s->vmm_lock };
+	size_t n = 0;
+
+	while (n < sizeof(locks) / sizeof(locks[0]) && pthread_mutex_init(locks[n], NULL) == 0)
+		n++;
+	if (n == sizeof(locks) / sizeof(locks[0]) && sim_log_init(s))
+		return true;
+	while (n--)
+		pthread_mutex_destroy(locks[n]);
 	return false;
 }
 
@@ -439,12 +434,5 @@ const cm_backend *sim_backend(sim *s)
 size_t sim_used_bytes(sim *s, int dev)
 {
 	sim_dev *d = sim_dev_at(s, dev);
-	size_t used;
-
-	if (!d)
-		return 0;
-	pthread_mutex_lock(&d->mem_lock);
-	used = d->used;
-	pthread_mutex_unlock(&d->mem_lock);
-	return used;
+	return d ? sim_read_locked(&d->mem_lock, &d->used) : 0;
 }

@@ -166,6 +166,15 @@ struct sim {
 
 sim_dev *sim_dev_at(sim *s, int dev);
 
+/* *v, a count other threads change under lock, read under it. */
+static inline size_t sim_read_locked(pthread_mutex_t *lock, const size_t *v)
+{
+	pthread_mutex_lock(lock);
+	size_t n = *v;
+	pthread_mutex_unlock(lock);
+	return n;
+}
+
 /* sim_mem.c */
 bool sim_mem_init(sim_dev *d);
 void sim_mem_fini(sim_dev *d);

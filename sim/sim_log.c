@@ -102,13 +102,7 @@ void sim_fail_nth(sim *s, sim_call call, unsigned n)
 
 size_t sim_log_count(sim *s)
 {
-	size_t n;
-	if (!s)
-		return 0;
-	pthread_mutex_lock(&s->log_lock);
-	n = s->log_count;
-	pthread_mutex_unlock(&s->log_lock);
-	return n;
+	return s ? sim_read_locked(&s->log_lock, &s->log_count) : 0;
 }
 
 sim_log_entry sim_log_get(sim *s, size_t i)

@@ -100,48 +100,33 @@ void sim_treap_remove(sim_treap *t, sim_tnode *n)
 	t->count--;
 }
 
-sim_tnode *sim_treap_find(const sim_treap *t, uint64_t k1, uint64_t k2)
+/* The node at the key, else the nearest one on side (1: above, -1: below;
+ * 0: none). */
+static sim_tnode *sim_treap_near(const sim_treap *t, uint64_t k1, uint64_t k2, int side)
 {
-	sim_tnode *n = t->root;
+	sim_tnode *n = t->root, *best = NULL;
 	while (n) {
 		int c = sim_treap_cmp(k1, k2, n);
 		if (c == 0)
 			return n;
+		if (c == -side)
+			best = n;
 		n = c < 0 ? n->l : n->r;
 	}
-	return NULL;
+	return best;
+}
+
+sim_tnode *sim_treap_find(const sim_treap *t, uint64_t k1, uint64_t k2)
+{
+	return sim_treap_near(t, k1, k2, 0);
 }
 
 sim_tnode *sim_treap_ceil(const sim_treap *t, uint64_t k1, uint64_t k2)
 {
-	sim_tnode *n = t->root, *best = NULL;
-	while (n) {
-		int c = sim_treap_cmp(k1, k2, n);
-		if (c == 0)
-			return n;
-		if (c < 0) {
-			best = n;
-			n = n->l;
-		} else {
-			n = n->r;
-		}
-	}
-	return best;
+	return sim_treap_near(t, k1, k2, 1);
 }
 
 sim_tnode *sim_treap_floor(const sim_treap *t, uint64_t k1, uint64_t k2)
 {
-	sim_tnode *n = t->root, *best = NULL;
-	while (n) {
-		int c = sim_treap_cmp(k1, k2, n);
-		if (c == 0)
-			return n;
-		if (c > 0) {
-			best = n;
-			n = n->r;
-		} else {
-			n = n->l;
-		}
-	}
-	return best;
+	return sim_treap_near(t, k1, k2, -1);
 }

@@ -326,19 +326,22 @@ static bool sim_vmm_unmap_one(sim *s, sim_map *m)
 	return true;
 }
 
-cm_status sim_vmm_unmap(sim *s, int dev, uintptr_t va, size_t size)
+/* Unmaps (unmap) or gives access to the maps that tile [va, va + size)
+ * exactly: CM_ERR_INVALID for bad arguments or a range they do not tile. */
+static cm_status sim_vmm_tiled(sim *s, int dev, uintptr_t va, size_t size, bool unmap)
 {
-	cm_status r = CM_ERR_INVALID;
-
 	if (!sim_dev_at(s, dev) || !sim_vmm_aligned(va, size))
 		return CM_ERR_INVALID;
 	pthread_mutex_lock(&s->vmm_lock);
 	sim_map *m = sim_vmm_tiles(s, va, size);
-	if (m)
-		r = CM_OK;
+	cm_status r = m ? CM_OK : CM_ERR_INVALID;
+	if (m && !unmap && mprotect((void *)va, size, PROT_READ | PROT_WRITE) != 0)
+		r = CM_ERR_BACKEND;
 	while (m && r == CM_OK) {
 		sim_map *next = m->va + m->size < va + size ? sim_vmm_next(s, m) : NULL;
-		if (!sim_vmm_unmap_one(s, m))
+		if (!unmap)
+			m->access = true;
+		else if (!sim_vmm_unmap_one(s, m)) /* frees m: next taken first */
 			r = CM_ERR_BACKEND;
 		m = next;
 	}
@@ -346,22 +349,14 @@ cm_status sim_vmm_unmap(sim *s, int dev, uintptr_t va, size_t size)
 	return r;
 }
 
+cm_status sim_vmm_unmap(sim *s, int dev, uintptr_t va, size_t size)
+{
+	return sim_vmm_tiled(s, dev, va, size, true);
+}
+
 cm_status sim_vmm_set_access(sim *s, int dev, uintptr_t va, size_t size)
 {
-	cm_status r = CM_ERR_INVALID;
-
-	if (!sim_dev_at(s, dev) || !sim_vmm_aligned(va, size))
-		return CM_ERR_INVALID;
-	pthread_mutex_lock(&s->vmm_lock);
-	sim_map *m = sim_vmm_tiles(s, va, size);
-	if (m && mprotect((void *)va, size, PROT_READ | PROT_WRITE) != 0)
-		r = CM_ERR_BACKEND;
-	else if (m)
-		r = CM_OK;
-	for (; m && r == CM_OK && m->va < va + size; m = sim_vmm_next(s, m))
-		m->access = true;
-	pthread_mutex_unlock(&s->vmm_lock);
-	return r;
+	return sim_vmm_tiled(s, dev, va, size, false);
 }
 
 /* Post-order walk that hands every node to fn (which may free it). */

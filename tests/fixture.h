@@ -1,4 +1,6 @@
-/* tests/fixture.h - a heap over a fresh simulated device, for the tests.
+/* tests/fixture.h - a heap over a fresh simulated device, for the tests,
+ * and the helpers they share around it (sizes, asserted allocations and
+ * frees, counters, streams, gates, a reproducible random source).
  * Header-only so every test program stays one file plus this. */
 #ifndef CM_TEST_FIXTURE_H
 #define CM_TEST_FIXTURE_H
@@ -15,6 +17,10 @@
 #include "cachemalloc.h"
 #include "config.h"
 #include "sim.h"
+
+#define KiB ((size_t)1 << 10)
+#define MiB ((size_t)1 << 20)
+#define GiB ((size_t)1 << 30)
 
 typedef struct fixture {
 	sim *sim;
@@ -61,6 +67,23 @@ static inline size_t fixture_logged(fixture *f, sim_call call)
 	return n;
 }
 
+/* xorshift64: the tests' reproducible random numbers, from *x (not 0). */
+static inline uint64_t fixture_rnd(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Device 0's counters now. */
+static inline cm_stats fixture_stats(fixture *f)
+{
+	cm_stats st;
+	cm_stats_get(f->heap, 0, &st);
+	return st;
+}
+
 static inline uintptr_t fixture_malloc(fixture *f, size_t size)
 {
 	uintptr_t p = 0;
@@ -68,6 +91,18 @@ static inline uintptr_t fixture_malloc(fixture *f, size_t size)
 	assert_true(p != 0);
 	return p;
 }
+
+/* Frees p[0] to p[n - 1], each free asserted. */
+static inline void fixture_free_n(fixture *f, const uintptr_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(cm_free(f->heap, p[i]), CM_OK);
+}
+
+/* Frees each block in the order named, each free asserted. */
+#define fixture_free(f, ...) \
+	fixture_free_n((f), (const uintptr_t[]){__VA_ARGS__}, \
+		sizeof((uintptr_t[]){__VA_ARGS__}) / sizeof(uintptr_t))
 
 static inline uintptr_t fixture_malloc_async(fixture *f, size_t size, cm_stream s)
 {
@@ -107,6 +142,17 @@ static inline void fixture_device_sync(fixture *f)
 	cm_status st = be->device_synchronize(be->ctx, 0);
 	cm_sync_end(f->heap, tok, st);
 	assert_int_equal(st, CM_OK);
+}
+
+/* Gives unordered work 20 ms to run first, then opens gate g, synchronizes
+ * the device and checks p's first byte: want is what the last ordered
+ * write left there. */
+static inline void fixture_gate_check(fixture *f, sim_gate *g, uintptr_t p, int want)
+{
+	usleep(20000);
+	sim_gate_open(g);
+	fixture_device_sync(f);
+	assert_int_equal(*(volatile unsigned char *)p, want);
 }
 
 /* A thread body: opens the gate after 30 ms, for tests whose main thread

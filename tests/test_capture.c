@@ -6,8 +6,14 @@
 
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
 #define S ((cm_stream)0x1000) /* a capturing stream's handle, as the hooks name it */
+
+/* f opened on a 256 MiB device; its heap. */
+static cm_heap *capture_open(fixture *f)
+{
+	fixture_open(f, 256 * MiB, NULL);
+	return f->heap;
+}
 
 typedef struct asked {
 	cm_heap *heap;
@@ -36,8 +42,7 @@ static void test_forbids_per_mode(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 256 * MiB, NULL);
-	cm_heap *h = f.heap;
+	cm_heap *h = capture_open(&f);
 	assert_false(cm_capture_watching());
 
 	cm_capture_begin(h, S, CM_CAPTURE_GLOBAL);
@@ -103,8 +108,7 @@ static void test_era_holds_blocks_while_graphs_live(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 256 * MiB, NULL);
-	cm_heap *h = f.heap;
+	cm_heap *h = capture_open(&f);
 	uintptr_t before, born, graph = 0x77, exec = 0x78;
 	assert_int_equal(cm_malloc(h, 0, MiB, &before), CM_OK);
 
@@ -149,8 +153,7 @@ static void test_living_graph_alone_watches_nothing(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 256 * MiB, NULL);
-	cm_heap *h = f.heap;
+	cm_heap *h = capture_open(&f);
 	uintptr_t p, graph = 0x99;
 	cm_capture_begin(h, S, CM_CAPTURE_RELAXED);
 	cm_capture_graph_made(h, graph);
@@ -169,8 +172,7 @@ static void test_reset_forgets_held_blocks(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 256 * MiB, NULL);
-	cm_heap *h = f.heap;
+	cm_heap *h = capture_open(&f);
 	uintptr_t p;
 	assert_int_equal(cm_malloc(h, 0, MiB, &p), CM_OK);
 	cm_capture_begin(h, S, CM_CAPTURE_RELAXED);

@@ -12,16 +12,10 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 BUILD, SRC, MAN = sys.argv[1], sys.argv[2], sys.argv[3]
 COMMANDS = ("run", "check", "replay", "plot", "convert", "options", "demo", "library", "top", "trim")
-failures = 0
-
-
-def check(cond, what, detail=""):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}" + (f"\n{detail}" if detail else ""))
 
 
 def tool(*args, env=None, conf=None):
@@ -187,5 +181,4 @@ with tempfile.TemporaryDirectory() as d:
     p = tool("options")
     check(p.returncode == 0 and "memory_limit_mb" in p.stdout and "metrics" in p.stdout, "options", p.stderr)
 
-print(f"{'ok' if not failures else 'FAILED'}: cli, {failures} failure(s)")
-sys.exit(1 if failures else 0)
+finish("cli")

@@ -7,9 +7,6 @@
 #include "fixture.h"
 #include "internal.h"
 
-#define MiB ((size_t)1 << 20)
-#define GiB ((size_t)1 << 30)
-
 /* ---- rounding and segment sizes ---- */
 
 static void test_round_sizes(void **state)
@@ -103,20 +100,18 @@ static void test_split_and_merge(void **state)
 	fixture_check(&f);
 
 	cm_stats st;
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	cm_thread_flush(f.heap);
 	fixture_check(&f);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.allocated_bytes, 1024 + 512);
 	assert_int_equal(st.inactive_split_bytes, 2 * MiB - 1024 - 512);
 	/* The hole at b is best fit for a 3000-byte request. */
 	assert_int_equal(fixture_malloc(&f, 2600), b);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_free(&f, b, a, c);
 	cm_thread_flush(f.heap);
 	fixture_check(&f);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.allocated_bytes, 0);
 	assert_int_equal(st.inactive_split_bytes, 0); /* merged into one idle segment */
 	assert_int_equal(st.reserved_bytes, 2 * MiB);
@@ -124,7 +119,7 @@ static void test_split_and_merge(void **state)
 	uintptr_t big = fixture_malloc(&f, 30 * MiB + 1);
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
 	assert_int_equal(sim_log_get(f.sim, sim_log_count(f.sim) - 1).size, 32 * MiB);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	fixture_free(&f, big);
 	fixture_close(&f);
 }
 
@@ -144,9 +139,8 @@ static void test_mid_sizes_share_20mib_segments(void **state)
 	uintptr_t s = fixture_malloc(&f, 4096);
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 2);
 	assert_true(s < p[0] || s >= p[0] + 20 * MiB);
-	for (int i = 0; i < 4; i++)
-		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, s), CM_OK);
+	fixture_free_n(&f, p, 4);
+	fixture_free(&f, s);
 	fixture_close(&f);
 }
 
@@ -156,7 +150,7 @@ static void test_max_split_size(void **state)
 	fixture f;
 	fixture_open(&f, 4 * GiB, "max_split_size_mb:40");
 	uintptr_t big = fixture_malloc(&f, 100 * MiB);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	fixture_free(&f, big);
 	cm_thread_flush(f.heap);
 	/* 100 MiB is above max_split: not split for 50 MiB (waste >= 20 MiB)... */
 	uintptr_t half = fixture_malloc(&f, 50 * MiB);
@@ -168,12 +162,9 @@ static void test_max_split_size(void **state)
 	uintptr_t near = fixture_malloc(&f, 90 * MiB);
 	assert_int_equal(near, big);
 	fixture_check(&f);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.allocated_bytes, 100 * MiB + 50 * MiB + 30 * MiB);
-	assert_int_equal(cm_free(f.heap, half), CM_OK);
-	assert_int_equal(cm_free(f.heap, small), CM_OK);
-	assert_int_equal(cm_free(f.heap, near), CM_OK);
+	fixture_free(&f, half, small, near);
 	fixture_close(&f);
 }
 
@@ -184,22 +175,21 @@ static void test_bad_frees(void **state)
 	fixture_open(&f, GiB, NULL);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	uintptr_t q = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, 0), CM_OK);
+	fixture_free(&f, 0);
 	assert_int_equal(cm_free(f.heap, p + 512), CM_ERR_INVALID); /* interior */
 	assert_int_equal(cm_free(f.heap, 12345), CM_ERR_NOT_OURS);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(cm_free(f.heap, p), CM_ERR_INVALID); /* double, parked */
 	cm_thread_flush(f.heap);
 	assert_int_equal(cm_free(f.heap, p), CM_ERR_INVALID); /* double, merged */
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	uintptr_t z = 1;
 	assert_int_equal(cm_malloc(f.heap, 0, 0, &z), CM_OK);
 	assert_int_equal(z, 0);
 	assert_int_equal(cm_malloc(f.heap, 0, SIZE_MAX - 4, &z), CM_ERR_OOM);
 	assert_int_equal(cm_malloc(f.heap, 3, 16, &z), CM_ERR_INVALID);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.invalid_frees, 3);
 	assert_int_equal(st.oom_count, 1);
 	fixture_close(&f);
@@ -211,7 +201,7 @@ static void test_stats_json_keys(void **state)
 	fixture f;
 	fixture_open(&f, GiB, NULL);
 	uintptr_t p = fixture_malloc(&f, 100);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	p = fixture_malloc(&f, 100);
 	cm_stats st;
 	cm_stats_get(f.heap, -1, &st);
@@ -236,7 +226,7 @@ static void test_stats_json_keys(void **state)
 	assert_non_null(strstr(buf, "\"alloc_calls\": 2,"));
 	assert_non_null(strstr(buf, "\"reserved_bytes\": 2097152,"));
 	free(buf);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -338,7 +328,7 @@ static void test_rule2_completed_needs_no_wait(void **state)
 		usleep(100);
 	assert_int_equal(fixture_malloc_async(&f, 4096, b), p);
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -425,16 +415,16 @@ static void test_rule4_single_stream_no_calls(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_log_clear(f.sim);
 	for (int i = 0; i < 1000; i++) {
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p);
 	}
 	/* Also through the shared pool (a different size each time). */
 	for (size_t sz = 512; sz < 64 * 1024; sz += 512) {
 		uintptr_t q = fixture_malloc(&f, sz);
-		assert_int_equal(cm_free(f.heap, q), CM_OK);
+		fixture_free(&f, q);
 	}
 	assert_int_equal(sim_log_count(f.sim), 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -458,12 +448,11 @@ static void test_rule4_cross_thread_fences(void **state)
 	pthread_join(t, NULL);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.fences, 1);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 1);
 	assert_int_equal(sim_log_get(f.sim, 0).stream, CM_STREAM_LEGACY);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -478,24 +467,23 @@ static void test_rule4_idle_streams_instead_of_fence(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
 	fixture_stream_sync(&f, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, 1);
 	assert_int_equal(st.fences, 0);
 	/* legacy, this thread's per-thread stream, and a */
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_QUERY), 3);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, 1);
 	assert_int_equal(st.fences, 1);
 	sim_gate_open(g);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -510,18 +498,14 @@ static void test_rule4_idle_proof_sees_legacy_work(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, 0);
 	assert_int_equal(st.fences, 1);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 2, 4096, a), CM_OK);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_gate_check(&f, g, p, 2);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -535,15 +519,12 @@ static void test_rule4_new_stream_ordered_after_reuse(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(fixture_malloc(&f, 4096), p); /* rule 4: no device call */
 	cm_stream a = fixture_stream(&f, true);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 2, 4096, a), CM_OK);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_gate_check(&f, g, p, 2);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -566,16 +547,14 @@ static void test_rule6_sync_proves_completion(void **state)
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 0);
 	assert_int_equal(r, p);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	fixture_device_sync(&f);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096 * 4), q);
 	assert_int_equal(sim_log_count(f.sim), 0);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
+	fixture_free(&f, q, r);
 	fixture_close(&f);
 }
 
@@ -590,7 +569,7 @@ static void test_rule5_stream_lifetime(void **state)
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	fixture_stream_end(&f, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	/* Still pending on the dead stream: a fence waits on its tail. */
 	assert_int_equal(fixture_malloc(&f, 4096), p);
@@ -610,7 +589,7 @@ static void test_rule5_stream_lifetime(void **state)
 		if (e.call == SIM_EVENT_RECORD)
 			assert_int_equal(e.stream, CM_STREAM_LEGACY);
 	}
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -647,7 +626,7 @@ static void test_rule7_capture_takes_fresh_memory(void **state)
 	cm_stream a = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	uintptr_t keep = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_set_capturing(f.sim, 0, a, true);
 	sim_log_clear(f.sim);
 	uintptr_t q = fixture_malloc(&f, MiB);
@@ -655,8 +634,7 @@ static void test_rule7_capture_takes_fresh_memory(void **state)
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 0);
 	assert_true(q != p);
 	sim_set_capturing(f.sim, 0, a, false);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_free(&f, q, keep);
 	fixture_close(&f);
 }
 
@@ -684,10 +662,9 @@ static void test_many_streams_collect(void **state)
 	fixture_open_many_streams(&f, "max_pending_mb:1", NULL);
 	uintptr_t p = fixture_malloc(&f, MiB / CM_COLLECT_BATCH_DIV);
 	uintptr_t keep = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.collects, 1);
 	assert_true(q != p); /* p pending until the collect completes */
@@ -699,13 +676,12 @@ static void test_many_streams_collect(void **state)
 	while (n < 1024 && (more[n] = fixture_malloc(&f, 4096)) != p)
 		n++;
 	assert_true(n < 1024);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.raw_alloc_calls, 1);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	for (size_t i = 0; i <= n; i++)
-		assert_int_equal(cm_free(f.heap, more[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_free(&f, q);
+	fixture_free_n(&f, more, n + 1);
+	fixture_free(&f, keep);
 	fixture_close(&f);
 }
 
@@ -725,30 +701,25 @@ static void test_collect_waits_for_a_batch(void **state)
 		p[i] = fixture_malloc(&f, 4096);
 		keep[i] = fixture_malloc(&f, 4096);
 	}
-	for (int i = 0; i < N - 1; i++)
-		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
+	fixture_free_n(&f, p, N - 1);
 	uintptr_t q = fixture_malloc(&f, 4096); /* passes over the N - 1 */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, (N - 1) * 4096);
 	assert_int_equal(st.collects, 0);
-	assert_int_equal(cm_free(f.heap, p[N - 1]), CM_OK);
+	fixture_free(&f, p[N - 1]);
 	uintptr_t r = fixture_malloc(&f, 4096); /* the batch: a collect starts */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, N * 4096);
 	assert_int_equal(st.collects, 1);
 	usleep(20000);
 	uintptr_t big = fixture_malloc(&f, 4 * MiB); /* misses, so polls: they come back */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, 0);
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
-	for (int i = 0; i < N; i++)
-		assert_int_equal(cm_free(f.heap, keep[i]), CM_OK);
+	fixture_free(&f, big, q, r);
+	fixture_free_n(&f, keep, N);
 	fixture_close(&f);
 }
 
@@ -773,29 +744,23 @@ static void test_proof_returns_only_what_it_proves(void **state)
 		after[i] = fixture_malloc(&f, size);
 		keep[N + i] = fixture_malloc(&f, size);
 	}
-	for (int i = 0; i < N; i++)
-		assert_int_equal(cm_free(f.heap, before[i]), CM_OK);
+	fixture_free_n(&f, before, N);
 	uintptr_t q = fixture_malloc(&f, size); /* sets them aside, starts the collect */
-	for (int i = 0; i < N; i++)
-		assert_int_equal(cm_free(f.heap, after[i]), CM_OK);
+	fixture_free_n(&f, after, N);
 	uintptr_t r = fixture_malloc(&f, size); /* sets these aside too */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.pending_bytes, 2 * N * size);
 	sim_gate_open(gate);
 	usleep(20000);
 	uint64_t returned = d->visits.returned;
 	uintptr_t big = fixture_malloc(&f, 4 * MiB); /* misses, polls: the collect completed */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, N * size); /* the later ones */
 	assert_int_equal(d->visits.returned - returned, N);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
-	for (int i = 0; i < 2 * N; i++)
-		assert_int_equal(cm_free(f.heap, keep[i]), CM_OK);
+	fixture_free(&f, big, q, r);
+	fixture_free_n(&f, keep, 2 * N);
 	fixture_close(&f);
 }
 
@@ -826,8 +791,7 @@ static void varying_sizes_loop(const char *conf, bool async)
 		held += size[k];
 		peak = held > peak ? held : peak;
 	}
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.peak_reserved_bytes <= peak + CM_SMALL_SEGMENT + CM_MID_SEGMENT);
 	assert_int_equal(st.peak_pending_bytes, 0);
 	fixture_check(&f);
@@ -854,13 +818,12 @@ static void non_split_serves(const char *conf, bool served)
 	fixture f;
 	fixture_open(&f, GiB, conf);
 	uintptr_t a = fixture_malloc(&f, 100 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	uintptr_t b = fixture_malloc(&f, 90 * MiB);
 	assert_true((b == a) == served);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.raw_alloc_calls, served ? 1 : 2);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	fixture_close(&f);
 }
 
@@ -887,12 +850,11 @@ static void test_collect_asks_each_event_once(void **state)
 	size_t batch = 2048 * MiB / CM_COLLECT_BATCH_DIV; /* a collect starts once this awaits */
 	uintptr_t p = fixture_malloc(&f, batch);
 	uintptr_t keep = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	enum { K = 10 };
 	uintptr_t q[K + 1];
 	q[0] = fixture_malloc(&f, batch); /* starts the collect: p awaits it */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.collects, 1);
 	sim_gate_open(a);
 	usleep(20000);
@@ -907,14 +869,13 @@ static void test_collect_asks_each_event_once(void **state)
 	sim_gate_open(b);
 	usleep(20000);
 	uintptr_t r = fixture_malloc(&f, 32 * MiB); /* polls: the collect completed */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.pending_bytes, 0); /* p is back */
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
-	for (int i = 0; i <= K; i++)
-		assert_int_equal(cm_free(f.heap, q[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_free(&f, r);
+	fixture_free_n(&f, q, K + 1);
+	fixture_free(&f, keep);
 	fixture_close(&f);
 }
 
@@ -924,20 +885,19 @@ static void test_oom_releases_cache(void **state)
 	fixture f;
 	fixture_open(&f, 64 * MiB, NULL);
 	uintptr_t a = fixture_malloc(&f, 40 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	/* 40 MiB cached cannot serve 50 MiB (no split beyond it): released. */
 	uintptr_t b = fixture_malloc(&f, 50 * MiB);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.raw_free_calls, 1);
 	assert_int_equal(st.reserved_bytes, 50 * MiB);
 	uintptr_t c;
 	assert_int_equal(cm_malloc(f.heap, 0, 30 * MiB, &c), CM_ERR_OOM);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	c = fixture_malloc(&f, 30 * MiB);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_free(&f, c);
 	fixture_close(&f);
 }
 
@@ -971,11 +931,10 @@ static void test_refused_free_stays_counted(void **state)
 	size_t free0, total, free1;
 	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free0, &total), CM_OK);
 	uintptr_t a = fixture_malloc(&f, 40 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	refuse_frees = 2;
 	cm_release_cached(f.heap, 0); /* refused */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free1, &total), CM_OK);
 	assert_int_equal(free0 - free1, st.reserved_bytes); /* the device holds what is counted */
 	assert_int_equal(st.unreleased_bytes, st.reserved_bytes);
@@ -984,11 +943,11 @@ static void test_refused_free_stays_counted(void **state)
 	assert_int_equal(st.release_failures, 1);
 	fixture_check(&f);
 	cm_release_cached(f.heap, 0); /* refused again: kept */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.unreleased_bytes, st.reserved_bytes);
 	assert_int_equal(st.release_failures, 2);
 	cm_release_cached(f.heap, 0); /* taken back */
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(refusing_be.mem_get_info(refusing_be.ctx, 0, &free1, &total), CM_OK);
 	assert_int_equal(free1, free0);
 	assert_int_equal(st.reserved_bytes, 0);
@@ -1011,15 +970,14 @@ static void test_device_reset(void **state)
 	cm_device_reset(f.heap, 0); /* the simulator keeps the memory: no real reset */
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_FREE), frees);
 	fixture_check(&f);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.reserved_bytes, 0);
 	assert_int_equal(st.allocated_bytes, 0);
 	assert_int_equal(cm_free(f.heap, q), CM_ERR_NOT_OURS);
 	assert_int_equal(cm_free(f.heap, p), CM_ERR_NOT_OURS);
 	assert_int_equal(cm_free_async(f.heap, r, a), CM_ERR_NOT_OURS);
 	uintptr_t n = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, n), CM_OK);
+	fixture_free(&f, n);
 	fixture_check(&f);
 	fixture_close(&f);
 }
@@ -1036,7 +994,7 @@ static void test_pool_view(void **state)
 	fixture_open(&f, GiB, NULL);
 	uintptr_t p1 = fixture_malloc(&f, 64 * MiB), p2 = fixture_malloc(&f, 64 * MiB);
 	uintptr_t p3 = fixture_malloc(&f, 64 * MiB);
-	assert_int_equal(cm_free(f.heap, p2), CM_OK);
+	fixture_free(&f, p2);
 	assert_int_equal(cm_free(f.heap, p3), CM_OK); /* both parked: still reserved */
 	assert_true(cm_pool_view_get(f.heap, 0, &v));
 	assert_false(cm_pool_view_get(f.heap, 1, &v)); /* one device */
@@ -1067,12 +1025,12 @@ static void test_pool_view(void **state)
 	/* A threshold of 0: a device synchronization gives idle memory back. */
 	cm_pool_set_release_threshold(f.heap, 0, 0);
 	uintptr_t q = fixture_malloc(&f, 64 * MiB);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	fixture_device_sync(&f);
 	assert_true(cm_pool_view_get(f.heap, 0, &v));
 	assert_int_equal(v.release_threshold, 0);
 	assert_int_equal(v.reserved, 64 * MiB);
-	assert_int_equal(cm_free(f.heap, p1), CM_OK);
+	fixture_free(&f, p1);
 	cm_device_reset(f.heap, 0); /* a new default pool: the configuration's threshold */
 	assert_true(cm_pool_view_get(f.heap, 0, &v));
 	assert_int_equal(v.release_threshold, SIZE_MAX);

@@ -5,13 +5,11 @@
 
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
-
-static cm_stats stats(fixture *f)
+/* The device holds exactly bytes, and the heap is consistent. */
+static void check_device_holds(fixture *f, size_t bytes)
 {
-	cm_stats st;
-	cm_stats_get(f->heap, 0, &st);
-	return st;
+	assert_int_equal(sim_used_bytes(f->sim, 0), bytes);
+	fixture_check(f);
 }
 
 static void test_grows_in_place(void **state)
@@ -20,10 +18,10 @@ static void test_grows_in_place(void **state)
 	fixture f;
 	fixture_open(&f, 256 * MiB, "expandable_segments:True");
 	uintptr_t a = fixture_malloc(&f, 10 * MiB);
-	assert_int_equal(stats(&f).vmm_maps, 5);
+	assert_int_equal(fixture_stats(&f).vmm_maps, 5);
 	uintptr_t b = fixture_malloc(&f, 10 * MiB);
 	assert_int_equal(b, a + 10 * MiB); /* the same range, mapped further */
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.vmm_maps, 10);
 	assert_int_equal(st.segments, 1);
 	assert_int_equal(st.reserved_bytes, 20 * MiB);
@@ -32,18 +30,16 @@ static void test_grows_in_place(void **state)
 	/* Small requests have their own range. */
 	uintptr_t s = fixture_malloc(&f, 4096);
 	assert_true(s < a || s >= a + 256 * MiB);
-	assert_int_equal(stats(&f).segments, 2);
+	assert_int_equal(fixture_stats(&f).segments, 2);
 	/* A freed tail is unmapped on release; the head stays. */
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	assert_int_equal(cm_release_cached(f.heap, 0) >= 10 * MiB, true);
-	st = stats(&f);
+	st = fixture_stats(&f);
 	assert_int_equal(st.vmm_unmaps, 5);
 	assert_int_equal(st.reserved_bytes, 10 * MiB + 2 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 12 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 12 * MiB);
 	memset((void *)a, 1, 10 * MiB); /* still mapped and writable */
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, s), CM_OK);
+	fixture_free(&f, a, s);
 	fixture_close(&f);
 }
 
@@ -64,11 +60,9 @@ static void test_shared_across_streams(void **state)
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, s2);
 	assert_int_equal(b, a);
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_WAIT_EVENT), 1); /* rule 2 */
-	assert_int_equal(stats(&f).vmm_maps, 8);
+	assert_int_equal(fixture_stats(&f).vmm_maps, 8);
 	assert_int_equal(sim_memset_async(f.sim, 0, b, 2, MiB, s2), CM_OK);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(unsigned char *)b, 2);
+	fixture_gate_check(&f, g, b, 2);
 	assert_int_equal(cm_free_async(f.heap, b, s2), CM_OK);
 	assert_int_equal(cm_free_async(f.heap, keep, s1), CM_OK);
 	fixture_close(&f);
@@ -87,15 +81,14 @@ static void test_ladder_unmaps(void **state)
 	uintptr_t small[20];
 	for (int i = 0; i < 20; i++)
 		small[i] = fixture_malloc(&f, MiB); /* the small range needs 20 MiB */
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.vmm_unmaps, 15);
 	assert_true(st.reserved_bytes <= 64 * MiB);
 	assert_int_equal(st.oom_count, 0);
 	fixture_check(&f);
-	for (int i = 0; i < 20; i++)
-		assert_int_equal(cm_free(f.heap, small[i]), CM_OK);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	fixture_free_n(&f, small, 20);
+	fixture_free(&f, x);
 	fixture_close(&f);
 }
 
@@ -131,24 +124,41 @@ static void test_stitch_fragmented(void **state)
 	cm_thread_flush(f.heap);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, CM_STREAM_LEGACY);
 	assert_int_equal(b, a[5] + 4 * MiB); /* at the end of the same range */
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 1);
 	assert_int_equal(st.stitched_bytes, 8 * MiB);
 	assert_int_equal(st.stitch_unmaps, 4);
 	assert_int_equal(st.alloc_retries, 0);
 	assert_int_equal(st.reserved_bytes, 24 * MiB);
 	assert_int_equal(st.stitch_free_bytes, 0);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 24 * MiB);
 	memset((void *)b, 9, 8 * MiB); /* mapped and writable */
 	assert_int_equal(((unsigned char *)a[2])[4 * MiB - 1], 7); /* neighbours kept */
 	assert_int_equal(cm_free_async(f.heap, b, CM_STREAM_LEGACY), CM_OK);
 	free_rest(&f, a, CM_STREAM_LEGACY);
 	fixture_check(&f);
 	assert_true(cm_release_cached(f.heap, 0) > 0);
-	assert_int_equal(stats(&f).reserved_bytes, 0);
+	assert_int_equal(fixture_stats(&f).reserved_bytes, 0);
 	assert_int_equal(sim_used_bytes(f.sim, 0), 0);
 	fixture_close(&f);
+}
+
+/* f opened with expandable segments, and fragment's range on a new stream
+ * *s: holes a[1] and a[3] freed on it behind a gate (returned), which holds
+ * work on a[1] and, where both, on a[3]. */
+static sim_gate *busy_holes(fixture *f, size_t capacity, cm_stream *s, uintptr_t a[6], bool both)
+{
+	fixture_open(f, capacity, "expandable_segments:True");
+	cm_stream s1 = *s = fixture_stream(f, true);
+	fragment(f, s1, a);
+	sim_gate *g = sim_gate_enqueue(f->sim, 0, s1);
+	assert_int_equal(sim_memset_async(f->sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
+	if (both)
+		assert_int_equal(sim_memset_async(f->sim, 0, a[3], 1, 4 * MiB, s1), CM_OK);
+	assert_int_equal(cm_free_async(f->heap, a[1], s1), CM_OK);
+	assert_int_equal(cm_free_async(f->heap, a[3], s1), CM_OK);
+	cm_thread_flush(f->heap);
+	return g;
 }
 
 /* A hole freed on a stream with pending work is not remapped: the request
@@ -157,31 +167,22 @@ static void test_stitch_waits_for_stream(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 256 * MiB, "expandable_segments:True");
-	cm_stream s1 = fixture_stream(&f, true);
+	cm_stream s1;
 	uintptr_t a[6];
-	fragment(&f, s1, a);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, s1);
-	assert_int_equal(sim_memset_async(f.sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
-	assert_int_equal(sim_memset_async(f.sim, 0, a[3], 1, 4 * MiB, s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[1], s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[3], s1), CM_OK);
-	cm_thread_flush(f.heap);
+	sim_gate *g = busy_holes(&f, 256 * MiB, &s1, a, true);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, s1);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 0);
 	assert_int_equal(st.vmm_unmaps, 0);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 32 * MiB);
 	sim_gate_open(g);
 	fixture_stream_sync(&f, s1); /* the holes' work is complete now */
 	uintptr_t c = fixture_malloc_async(&f, 8 * MiB, s1);
 	assert_int_equal(c, b + 8 * MiB);
-	st = stats(&f);
+	st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 1);
 	assert_int_equal(st.stitched_bytes, 8 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 32 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 32 * MiB);
 	assert_int_equal(cm_free_async(f.heap, b, s1), CM_OK);
 	assert_int_equal(cm_free_async(f.heap, c, s1), CM_OK);
 	free_rest(&f, a, s1);
@@ -194,28 +195,21 @@ static void test_ladder_stitches(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 24 * MiB, "expandable_segments:True");
-	cm_stream s1 = fixture_stream(&f, true);
+	cm_stream s1;
 	uintptr_t a[6];
-	fragment(&f, s1, a);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, s1);
-	assert_int_equal(sim_memset_async(f.sim, 0, a[1], 1, 4 * MiB, s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[1], s1), CM_OK);
-	assert_int_equal(cm_free_async(f.heap, a[3], s1), CM_OK);
-	cm_thread_flush(f.heap);
+	sim_gate *g = busy_holes(&f, 24 * MiB, &s1, a, false);
 	pthread_t opener;
 	assert_int_equal(pthread_create(&opener, NULL, fixture_open_gate_later, g), 0);
 	uintptr_t b = fixture_malloc_async(&f, 8 * MiB, CM_STREAM_LEGACY);
 	pthread_join(opener, NULL);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.ladder_syncs, 1);
 	assert_int_equal(st.ladder_stitches, 1);
 	assert_int_equal(st.ladder_release_alls, 0);
 	assert_int_equal(st.oom_count, 0);
 	assert_int_equal(st.stitched_bytes, 8 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 24 * MiB);
 	memset((void *)b, 3, 8 * MiB);
 	assert_int_equal(cm_free_async(f.heap, b, CM_STREAM_LEGACY), CM_OK);
 	free_rest(&f, a, s1);
@@ -224,47 +218,35 @@ static void test_ladder_stitches(void **state)
 
 /* Issue 14: a request larger than the device, or than its free memory and
  * the idle cache together, fails at once: no ladder, nothing created,
- * mapped or released (the cache keeps what it holds). In both modes. */
-static void hopeless_at_once(const char *conf)
+ * mapped or released (the cache keeps what it holds). In both modes:
+ * the state is the configuration (main's table names each). */
+static void test_hopeless_at_once(void **state)
 {
+	const char *conf = *state;
 	fixture f;
 	fixture_open(&f, 64 * MiB, conf);
 	uintptr_t held = fixture_malloc(&f, 16 * MiB), p = 0;
-	assert_int_equal(cm_free(f.heap, fixture_malloc(&f, 8 * MiB)), CM_OK);
+	fixture_free(&f, fixture_malloc(&f, 8 * MiB));
 	cm_thread_flush(f.heap);
-	cm_stats before = stats(&f);
+	cm_stats before = fixture_stats(&f);
 	size_t used = sim_used_bytes(f.sim, 0);
 	sim_log_clear(f.sim);
 	/* 64 MiB total, 40 free, 8 idle in the cache. */
 	const size_t sizes[] = {128 * MiB, 65 * MiB, 50 * MiB, (size_t)64 << 40, SIZE_MAX - 4096};
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		assert_int_equal(cm_malloc(f.heap, 0, sizes[i], &p), CM_ERR_OOM);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, before.alloc_retries);
 	assert_int_equal(st.reserved_bytes, before.reserved_bytes);
 	assert_int_equal(st.vmm_maps, before.vmm_maps);
 	assert_int_equal(st.stitch_unmaps, before.stitch_unmaps);
 	assert_int_equal(st.raw_alloc_calls, before.raw_alloc_calls);
 	assert_int_equal(fixture_logged(&f, SIM_VMM_CREATE) + fixture_logged(&f, SIM_MEM_ALLOC), 0);
-	assert_int_equal(sim_used_bytes(f.sim, 0), used);
-	fixture_check(&f);
+	check_device_holds(&f, used);
 	/* Within free plus idle: served, after the ladder if need be. */
 	uintptr_t big = fixture_malloc(&f, 44 * MiB);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
-	assert_int_equal(cm_free(f.heap, held), CM_OK);
+	fixture_free(&f, big, held);
 	fixture_close(&f);
-}
-
-static void test_hopeless_at_once_plain(void **state)
-{
-	(void)state;
-	hopeless_at_once(NULL);
-}
-
-static void test_hopeless_at_once_expandable(void **state)
-{
-	(void)state;
-	hopeless_at_once("expandable_segments:True");
 }
 
 /* A growth that fails half way gives back the memory it created: the
@@ -278,24 +260,20 @@ static void test_failed_growth_gives_back(void **state)
 	uintptr_t a = fixture_malloc(&f, 8 * MiB);
 	sim_fail_nth(f.sim, SIM_VMM_MAP, 3);
 	uintptr_t b = fixture_malloc(&f, 16 * MiB);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.stitched_bytes, 0);
 	assert_int_equal(st.stitch_free_bytes, 0);
 	assert_int_equal(st.reserved_bytes, 24 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 24 * MiB);
-	fixture_check(&f);
+	check_device_holds(&f, 24 * MiB);
 	/* The same when the access call fails after all chunks are mapped. */
 	sim_fail_nth(f.sim, SIM_VMM_SET_ACCESS, 1);
 	uintptr_t c = fixture_malloc(&f, 40 * MiB);
-	st = stats(&f);
+	st = fixture_stats(&f);
 	assert_int_equal(st.stitched_bytes, 0);
 	assert_int_equal(st.reserved_bytes, 64 * MiB);
-	assert_int_equal(sim_used_bytes(f.sim, 0), 64 * MiB);
-	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	check_device_holds(&f, 64 * MiB);
+	fixture_free(&f, c, a, b);
 	fixture_close(&f);
 }
 
@@ -310,16 +288,15 @@ static void test_report_after_failure(void **state)
 	fixture_open(&f, 24 * MiB, "expandable_segments:True");
 	uintptr_t a[6], p = 0;
 	fragment(&f, CM_STREAM_LEGACY, a);
-	assert_int_equal(cm_free(f.heap, a[1]), CM_OK);
-	assert_int_equal(cm_free(f.heap, a[5]), CM_OK);
+	fixture_free(&f, a[1], a[5]);
 	cm_thread_flush(f.heap);
 	fixture_device_sync(&f);
-	cm_stats before = stats(&f);
+	cm_stats before = fixture_stats(&f);
 	FILE *out = tmpfile();
 	assert_non_null(out);
 	cm_heap_set_report_stream(f.heap, out);
 	assert_int_equal(cm_malloc(f.heap, 0, 12 * MiB, &p), CM_ERR_OOM);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.reserved_bytes <= before.reserved_bytes);
 	assert_int_equal(st.stitch_free_bytes, 0);
 	assert_int_equal(sim_used_bytes(f.sim, 0), st.reserved_bytes);
@@ -336,7 +313,7 @@ static void test_report_after_failure(void **state)
 	fixture_check(&f);
 	for (int i = 0; i < 5; i++)
 		if (i != 1)
-			assert_int_equal(cm_free(f.heap, a[i]), CM_OK);
+			fixture_free(&f, a[i]);
 	fixture_close(&f);
 }
 
@@ -349,8 +326,9 @@ int main(void)
 		cmocka_unit_test(test_stitch_fragmented),
 		cmocka_unit_test(test_stitch_waits_for_stream),
 		cmocka_unit_test(test_ladder_stitches),
-		cmocka_unit_test(test_hopeless_at_once_plain),
-		cmocka_unit_test(test_hopeless_at_once_expandable),
+		{"test_hopeless_at_once_plain", test_hopeless_at_once, NULL, NULL, NULL},
+		{"test_hopeless_at_once_expandable", test_hopeless_at_once, NULL, NULL,
+		 (void *)"expandable_segments:True"},
 		cmocka_unit_test(test_failed_growth_gives_back),
 		cmocka_unit_test(test_report_after_failure),
 	};

@@ -4,15 +4,6 @@
 #include "fixture.h"
 #include "tcache_fast.h" /* cm_malloc_cached, cm_free_cached */
 
-#define MiB ((size_t)1 << 20)
-
-static cm_stats stats(fixture *f)
-{
-	cm_stats st;
-	cm_stats_get(f->heap, 0, &st);
-	return st;
-}
-
 /* Free-then-allocate of one size is served by the cache at every size,
  * mid-sized blocks (carved from 20 MiB segments, a free neighbour beside
  * them) included. */
@@ -25,14 +16,14 @@ static void test_pairs_every_size(void **state)
 		fixture f;
 		fixture_open(&f, (size_t)8 << 30, NULL);
 		uintptr_t first = fixture_malloc(&f, sizes[i]);
-		assert_int_equal(cm_free(f.heap, first), CM_OK);
-		cm_stats before = stats(&f);
+		fixture_free(&f, first);
+		cm_stats before = fixture_stats(&f);
 		for (int k = 0; k < 1000; k++) {
 			uintptr_t p = fixture_malloc(&f, sizes[i]);
 			assert_true(p == first);
-			assert_int_equal(cm_free(f.heap, p), CM_OK);
+			fixture_free(&f, p);
 		}
-		cm_stats after = stats(&f);
+		cm_stats after = fixture_stats(&f);
 		if (after.thread_cache_hits - before.thread_cache_hits != 1000)
 			fail_msg("%zu bytes: %lu of 1000 allocations from the thread's cache", sizes[i],
 				 (unsigned long)(after.thread_cache_hits - before.thread_cache_hits));
@@ -41,13 +32,27 @@ static void test_pairs_every_size(void **state)
 	}
 }
 
-/* Two 20 MiB segments: [x | 16 MiB held] and [a | 16 MiB free]; x is
- * freed and given back to the pools, a standalone 4 MiB free block. */
+/* f opened on 8 GiB, with two 20 MiB segments: [x | 16 MiB held] and
+ * [a | 16 MiB free]; x is freed and given back to the pools, a standalone
+ * 4 MiB free block. */
 static void two_segments(fixture *f, uintptr_t *x, uintptr_t *y, uintptr_t *a)
 {
+	fixture_open(f, (size_t)8 << 30, NULL);
 	*x = fixture_malloc(f, 4 * MiB);
 	*y = fixture_malloc(f, 16 * MiB); /* the rest of x's segment */
 	*a = fixture_malloc(f, 4 * MiB);  /* a new segment, the rest free */
+}
+
+/* x goes back to the pools, then a is freed: the next 4 MiB request must
+ * take x, the better fit; then f is closed. */
+static void x_then_a_back(fixture *f, uintptr_t x, uintptr_t y, uintptr_t a)
+{
+	fixture_free(f, x);
+	cm_thread_flush(f->heap); /* x in the pools now */
+	fixture_free(f, a);
+	assert_true(fixture_malloc(f, 4 * MiB) == x);
+	fixture_free(f, x, y);
+	fixture_close(f);
 }
 
 /* A 4 MiB block whose free neighbour would merge with it must not park
@@ -57,16 +62,9 @@ static void test_better_fit_elsewhere(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)8 << 30, NULL);
 	uintptr_t x, y, a;
 	two_segments(&f, &x, &y, &a);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
-	cm_thread_flush(f.heap);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_true(fixture_malloc(&f, 4 * MiB) == x);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
-	assert_int_equal(cm_free(f.heap, y), CM_OK);
-	fixture_close(&f);
+	x_then_a_back(&f, x, y, a);
 }
 
 /* The same once a was parked and handed out again by the cache: the hint
@@ -75,18 +73,11 @@ static void test_stale_hint(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)8 << 30, NULL);
 	uintptr_t x, y, a;
 	two_segments(&f, &x, &y, &a);
 	assert_int_equal(cm_free(f.heap, a), CM_OK); /* parks: best fit would give a back */
 	assert_true(fixture_malloc(&f, 4 * MiB) == a); /* from the cache */
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
-	cm_thread_flush(f.heap); /* x in the pools now */
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_true(fixture_malloc(&f, 4 * MiB) == x);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
-	assert_int_equal(cm_free(f.heap, y), CM_OK);
-	fixture_close(&f);
+	x_then_a_back(&f, x, y, a);
 }
 
 /* The hooks' first try (cm_malloc_cached, cm_free_cached) answers only
@@ -100,8 +91,7 @@ static void test_cached_calls_change_nothing_on_a_miss(void **state)
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 4096), 0); /* nothing cached yet */
 	assert_int_equal(cm_malloc_cached(f.heap, 1, 4096), 0); /* no device 1 */
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 0), 0);    /* the full path judges 0 */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_calls, 0);
 	assert_int_equal(st.raw_alloc_calls, 0);
 	uintptr_t p = fixture_malloc(&f, 4096);
@@ -109,11 +99,11 @@ static void test_cached_calls_change_nothing_on_a_miss(void **state)
 	assert_false(cm_free_cached(f.heap, 0));
 	/* The first free of a size keys its bin, under the lock. */
 	assert_false(cm_free_cached(f.heap, p));
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 8192), 0); /* another size */
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 4000), p); /* rounds to 4096 */
 	assert_true(cm_free_cached(f.heap, p));
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.thread_cache_hits, 1);
 	assert_int_equal(st.alloc_calls, 2);
 	assert_int_equal(st.free_calls, 2);
@@ -133,12 +123,12 @@ static void test_cached_calls_serve_large_and_ruled_blocks(void **state)
 		fixture_open(&f, (size_t)1 << 30, confs[i]);
 		uintptr_t p = fixture_malloc(&f, i ? 4096 : 4 * MiB);
 		assert_int_equal(cm_free(f.heap, p), CM_OK); /* keys the bin */
-		cm_stats before = stats(&f);
+		cm_stats before = fixture_stats(&f);
 		for (int k = 0; k < 2; k++) {
 			assert_int_equal(cm_malloc_cached(f.heap, 0, i ? 4096 : 4 * MiB), p);
 			assert_true(cm_free_cached(f.heap, p));
 		}
-		assert_int_equal(stats(&f).thread_cache_hits, before.thread_cache_hits + 2);
+		assert_int_equal(fixture_stats(&f).thread_cache_hits, before.thread_cache_hits + 2);
 		fixture_close(&f);
 	}
 }
@@ -157,7 +147,7 @@ static void test_bins_stay_keyed_after_a_miss(void **state)
 	assert_int_equal(cm_malloc_cached(f.heap, 0, 4096), p);
 	uintptr_t other = fixture_malloc(&f, 8192); /* a miss: the slow path */
 	assert_true(cm_free_cached(f.heap, p));
-	assert_int_equal(cm_free(f.heap, other), CM_OK);
+	fixture_free(&f, other);
 	fixture_close(&f);
 }
 
@@ -181,6 +171,15 @@ static void two_device_heap_close(cm_heap *h, sim *sim)
 	sim_destroy(sim);
 }
 
+/* A 4 KiB block of device dev, taken and freed: parked in a bin. */
+static uintptr_t park_4k(cm_heap *h, int dev)
+{
+	uintptr_t p;
+	assert_int_equal(cm_malloc(h, dev, 4096, &p), CM_OK);
+	assert_int_equal(cm_free(h, p), CM_OK);
+	return p;
+}
+
 /* Two devices: a block one device's bins hold is never handed out for the
  * other's request of the same size and stream, though both bins' device
  * generations are the first each device had (tcache.c keys a bin by a
@@ -190,9 +189,7 @@ static void test_bins_keep_their_device(void **state)
 	(void)state;
 	sim *sim;
 	cm_heap *h = two_device_heap(&sim);
-	uintptr_t on1, on0, again;
-	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
-	assert_int_equal(cm_free(h, on1), CM_OK); /* parked in a bin keyed to device 1 */
+	uintptr_t on1 = park_4k(h, 1), on0, again; /* in a bin keyed to device 1 */
 	assert_int_equal(cm_malloc(h, 0, 4096, &on0), CM_OK);
 	assert_true(on0 != on1);
 	cm_ptr_info info;
@@ -222,14 +219,10 @@ static void test_a_miss_flushes_the_marked_bins_of_its_device(void **state)
 	sim *sim;
 	cm_heap *h = two_device_heap(&sim);
 	/* The 4 KiB bin marked for device 1, then emptied by a take. */
-	uintptr_t on1, on0, again;
-	assert_int_equal(cm_malloc(h, 1, 4096, &on1), CM_OK);
-	assert_int_equal(cm_free(h, on1), CM_OK);
+	uintptr_t on1 = park_4k(h, 1), on0, again;
 	assert_int_equal(cm_malloc(h, 1, 4096, &again), CM_OK);
 	assert_true(again == on1);
-	/* Keyed to device 0 now, holding device 0's block. */
-	assert_int_equal(cm_malloc(h, 0, 4096, &on0), CM_OK);
-	assert_int_equal(cm_free(h, on0), CM_OK);
+	on0 = park_4k(h, 0); /* keyed to device 0 now, holding device 0's block */
 	uintptr_t miss1;
 	assert_int_equal(cm_malloc(h, 1, 64 << 10, &miss1), CM_OK); /* device 1's slow path */
 	assert_int_equal(cm_malloc_cached(h, 0, 4096), on0); /* still device 0's, parked */

@@ -6,9 +6,6 @@
 
 #include "fixture.h"
 
-#define KiB ((size_t)1 << 10)
-#define MiB ((size_t)1 << 20)
-
 static uintptr_t host_alloc(fixture *f, size_t n, unsigned flags)
 {
 	uintptr_t p = 0;
@@ -361,6 +358,13 @@ static void test_bound_zero_caches_nothing(void **state)
 	fixture_close(&f);
 }
 
+/* The log cleared, and the device's next host allocation fails. */
+static void fail_next_host_alloc(fixture *f)
+{
+	sim_log_clear(f->sim);
+	sim_fail_nth(f->sim, SIM_HOST_ALLOC, 1);
+}
+
 /* A failed host allocation gives the cached blocks back and tries again. */
 static void test_release_on_failure(void **state)
 {
@@ -370,8 +374,7 @@ static void test_release_on_failure(void **state)
 	uintptr_t a = host_alloc(&f, 4 * MiB, 0), b = host_alloc(&f, 4 * MiB, CM_HOST_PORTABLE);
 	cm_host_free(f.heap, a);
 	cm_host_free(f.heap, b);
-	sim_log_clear(f.sim);
-	sim_fail_nth(f.sim, SIM_HOST_ALLOC, 1);
+	fail_next_host_alloc(&f);
 	uintptr_t c = host_alloc(&f, 16 * MiB, 0);
 	assert_int_equal(fixture_logged(&f, SIM_HOST_ALLOC), 2);
 	assert_int_equal(fixture_logged(&f, SIM_HOST_FREE), 2);
@@ -379,8 +382,7 @@ static void test_release_on_failure(void **state)
 	cm_host_free(f.heap, c);
 	/* Nothing cached to give back: out of memory after one attempt. */
 	assert_int_equal(cm_host_release_cached(f.heap), 16 * MiB);
-	sim_log_clear(f.sim);
-	sim_fail_nth(f.sim, SIM_HOST_ALLOC, 1);
+	fail_next_host_alloc(&f);
 	uintptr_t d = 1;
 	assert_int_equal(cm_host_alloc(f.heap, 0, 64 * MiB, 0, &d), CM_ERR_OOM);
 	assert_int_equal(d, 0);

@@ -7,15 +7,6 @@
 
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
-
-static cm_stats stats(fixture *f)
-{
-	cm_stats st;
-	cm_stats_get(f->heap, 0, &st);
-	return st;
-}
-
 /* Captures the out-of-memory reports of f's heap. */
 typedef struct capture {
 	char *buf;
@@ -50,16 +41,43 @@ static void test_step1_release_fitting(void **state)
 	fixture f;
 	fixture_open(&f, 64 * MiB, NULL);
 	uintptr_t a = fixture_malloc(&f, 40 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	uintptr_t b = fixture_malloc(&f, 50 * MiB);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.ladder_releases, 1);
 	assert_int_equal(st.ladder_syncs, 0);
 	assert_int_equal(st.released_bytes, 40 * MiB);
 	assert_int_equal(st.oom_count, 0);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	fixture_close(&f);
+}
+
+/* f opened with 12 non-blocking streams, the last busy behind a gate;
+ * keep and keep2 fill the first 2 MiB segment but for p (4 KiB), freed
+ * behind the busy stream and asked for again (q) while a thread opens
+ * the gate 30 ms later. */
+typedef struct fenced {
+	uintptr_t keep, keep2, p, q;
+} fenced;
+
+static fenced fenced_reuse(fixture *f, size_t capacity, const char *conf)
+{
+	fenced r;
+	fixture_open(f, capacity, conf);
+	cm_stream busy = 0;
+	for (int i = 0; i < 12; i++)
+		busy = fixture_stream(f, true);
+	r.keep = fixture_malloc(f, MiB);
+	r.keep2 = fixture_malloc(f, MiB - 4096);
+	r.p = fixture_malloc(f, 4096);
+	sim_gate *g = sim_gate_enqueue(f->sim, 0, busy);
+	fixture_free(f, r.p);
+	pthread_t t;
+	pthread_create(&t, NULL, fixture_open_gate_later, g);
+	r.q = fixture_malloc(f, 4096);
+	pthread_join(t, NULL);
+	return r;
 }
 
 /* Step 2: the only block that fits waits on a completion collect (many
@@ -70,29 +88,16 @@ static void test_step2_sync_reclaims_fenced(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 1024 * MiB, "memory_limit_mb:2");
-	cm_stream busy = 0;
-	for (int i = 0; i < 12; i++)
-		busy = fixture_stream(&f, true);
-	uintptr_t keep = fixture_malloc(&f, MiB), keep2 = fixture_malloc(&f, MiB - 4096);
-	uintptr_t p = fixture_malloc(&f, 4096);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	pthread_t t;
-	pthread_create(&t, NULL, fixture_open_gate_later, g);
-	uintptr_t q = fixture_malloc(&f, 4096);
-	pthread_join(t, NULL);
-	cm_stats st = stats(&f);
+	fenced r = fenced_reuse(&f, 1024 * MiB, "memory_limit_mb:2");
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.ladder_releases, 0); /* nothing idle: keep holds the segment */
 	assert_int_equal(st.ladder_syncs, 1);
 	assert_int_equal(st.fences, 0);
-	assert_int_equal(q, p);
+	assert_int_equal(r.q, r.p);
 	assert_int_equal(st.raw_alloc_calls, 1); /* the cap refused the second */
 	assert_int_equal(st.limit_refusals, 1);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep2), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_free(&f, r.q, r.keep2, r.keep);
 	fixture_close(&f);
 }
 
@@ -104,26 +109,13 @@ static void test_short_device_proves_pending(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 2 * MiB, NULL);
-	cm_stream busy = 0;
-	for (int i = 0; i < 12; i++)
-		busy = fixture_stream(&f, true);
-	uintptr_t keep = fixture_malloc(&f, MiB), keep2 = fixture_malloc(&f, MiB - 4096);
-	uintptr_t p = fixture_malloc(&f, 4096);
-	sim_gate *g = sim_gate_enqueue(f.sim, 0, busy);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	pthread_t t;
-	pthread_create(&t, NULL, fixture_open_gate_later, g);
-	uintptr_t q = fixture_malloc(&f, 4096);
-	pthread_join(t, NULL);
-	cm_stats st = stats(&f);
-	assert_int_equal(q, p);
+	fenced r = fenced_reuse(&f, 2 * MiB, NULL);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(r.q, r.p);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.alloc_retries + st.oom_count + st.fences, 0);
 	assert_int_equal(st.pending_waits, 1);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep2), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_free(&f, r.q, r.keep2, r.keep);
 	fixture_close(&f);
 }
 
@@ -138,17 +130,15 @@ static void test_step3_release_all(void **state)
 	for (int i = 0; i < 28; i++)
 		small[i] = fixture_malloc(&f, MiB);
 	uintptr_t live = fixture_malloc(&f, 30 * MiB);
-	for (int i = 0; i < 28; i++)
-		assert_int_equal(cm_free(f.heap, small[i]), CM_OK);
+	fixture_free_n(&f, small, 28);
 	uintptr_t big = fixture_malloc(&f, 20 * MiB);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.ladder_releases, 0);
 	assert_int_equal(st.ladder_syncs, 1);
 	assert_int_equal(st.ladder_release_alls, 1);
 	assert_int_equal(st.released_bytes, 28 * MiB);
 	assert_int_equal(st.oom_count, 0);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
-	assert_int_equal(cm_free(f.heap, live), CM_OK);
+	fixture_free(&f, big, live);
 	fixture_close(&f);
 }
 
@@ -182,14 +172,14 @@ static void test_never_fits_reports(void **state)
 	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB, &p), CM_ERR_OOM);
 	assert_int_equal(strlen(capture_text(&cap)), len);
 	capture_close(&cap, &f);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.oom_count, 2);
 	fixture_check(&f);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	uintptr_t d = fixture_malloc(&f, 40 * MiB);
-	assert_int_equal(cm_free(f.heap, d), CM_OK);
+	fixture_free(&f, d);
 	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_free(&f, c);
 	fixture_close(&f);
 }
 
@@ -211,12 +201,12 @@ static void test_headroom_kept_free(void **state)
 	uintptr_t big = fixture_malloc(&f, 923 * MiB); /* 924 MiB: the device is full */
 	size_t free_bytes, total;
 	assert_int_equal(be->mem_get_info(be->ctx, 0, &free_bytes, &total), CM_OK);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.headroom_releases, 1);
 	assert_true(free_bytes >= total / 512);
 	assert_int_equal(st.reserved_bytes, 924 * MiB + 98 * MiB); /* one small segment went */
 	assert_int_equal(st.alloc_retries + st.oom_count, 0);
-	assert_int_equal(cm_free(f.heap, big), CM_OK);
+	fixture_free(&f, big);
 	fixture_check(&f);
 	fixture_close(&f);
 }
@@ -246,8 +236,8 @@ static void test_report_names_rungs(void **state)
 		if (!strstr(r, fields[i]))
 			fail_msg("report lacks \"%s\":\n%s", fields[i], r);
 	capture_close(&cap, &f);
-	assert_int_equal(stats(&f).reserved_bytes, 30 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	assert_int_equal(fixture_stats(&f).reserved_bytes, 30 * MiB);
+	fixture_free(&f, a);
 	fixture_close(&f);
 }
 
@@ -265,10 +255,9 @@ static void test_fraction_limit(void **state)
 	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), device_allocs); /* never asked */
 	assert_non_null(strstr(capture_text(&cap), "raise per_process_memory_fraction"));
 	capture_close(&cap, &f);
-	assert_true(stats(&f).limit_refusals >= 1);
+	assert_true(fixture_stats(&f).limit_refusals >= 1);
 	uintptr_t b = fixture_malloc(&f, 50 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, a, b);
 	fixture_close(&f);
 }
 
@@ -280,17 +269,17 @@ static void test_garbage_collection(void **state)
 	uintptr_t a = fixture_malloc(&f, 100 * MiB);
 	uintptr_t b = fixture_malloc(&f, 200 * MiB);
 	assert_int_equal(cm_free(f.heap, a), CM_OK); /* the older idle segment */
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, b);
 	uintptr_t c = fixture_malloc(&f, 150 * MiB); /* b serves it: no growth */
 	assert_int_equal(c, b);
-	assert_int_equal(stats(&f).gc_releases, 0);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	assert_int_equal(fixture_stats(&f).gc_releases, 0);
+	fixture_free(&f, c);
 	uintptr_t d = fixture_malloc(&f, 300 * MiB); /* 300 + 300 > 512: collect */
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.gc_releases, 1);
 	assert_int_equal(st.released_bytes, 100 * MiB); /* the oldest went, enough */
 	assert_int_equal(st.reserved_bytes, 200 * MiB + 300 * MiB);
-	assert_int_equal(cm_free(f.heap, d), CM_OK);
+	fixture_free(&f, d);
 	fixture_close(&f);
 }
 
@@ -301,12 +290,11 @@ static void test_release_threshold_trims_at_sync(void **state)
 	fixture_open(&f, 1024 * MiB, "release_threshold_mb:100");
 	uintptr_t a = fixture_malloc(&f, 300 * MiB);
 	uintptr_t b = fixture_malloc(&f, 50 * MiB);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	fixture_free(&f, a, b);
 	cm_thread_flush(f.heap);
-	assert_int_equal(stats(&f).reserved_bytes, 350 * MiB); /* no trim before a sync */
+	assert_int_equal(fixture_stats(&f).reserved_bytes, 350 * MiB); /* no trim before a sync */
 	fixture_device_sync(&f);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.trims, 1);
 	assert_int_equal(st.reserved_bytes, 50 * MiB);
 	fixture_close(&f);
@@ -333,8 +321,8 @@ static void test_release_waits_for_streams(void **state)
 	pthread_join(t, NULL);
 	double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 	assert_true(ms >= 25.0);
-	assert_int_equal(stats(&f).released_bytes, 40 * MiB);
-	assert_int_equal(cm_free(f.heap, b), CM_OK);
+	assert_int_equal(fixture_stats(&f).released_bytes, 40 * MiB);
+	fixture_free(&f, b);
 	fixture_close(&f);
 }
 
@@ -370,7 +358,7 @@ static void test_oom_snapshot(void **state)
 	cm_stream s = fixture_stream(&f, true);
 	uintptr_t a = fixture_malloc(&f, 30 * MiB), b = fixture_malloc_async(&f, 8192, s);
 	uintptr_t c = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, c), CM_OK);
+	fixture_free(&f, c);
 	capture cap;
 	capture_open(&cap, &f);
 	uintptr_t p;
@@ -397,7 +385,7 @@ static void test_oom_snapshot(void **state)
 	fclose(e);
 	assert_non_null(strstr(err, "cannot write the memory snapshot /nonexistent-dir/x.pickle"));
 	free(err);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
 	fixture_close(&f);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
@@ -431,14 +419,14 @@ static void test_stitch_report_and_snapshot(void **state)
 	    !strstr(r, "0 B movable") || !strstr(r, "free in pieces of chunks: 12.00 MiB"))
 		fail_msg("report lacks the stitching line:\n%s", r);
 	capture_close(&cap, &f);
-	assert_int_equal(stats(&f).stitches, 0);
+	assert_int_equal(fixture_stats(&f).stitches, 0);
 	/* Freeing a[3], a[7] and a[11] leaves three free 4.5 MiB stretches,
 	 * each with one whole chunk: a 6 MiB request moves the three. */
 	for (int i = 3; i < 12; i += 4)
 		assert_int_equal(cm_free_async(f.heap, a[i], CM_STREAM_LEGACY), CM_OK);
 	cm_thread_flush(f.heap);
 	p = fixture_malloc_async(&f, 6 * MiB, CM_STREAM_LEGACY);
-	cm_stats st = stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stitched_bytes, 6 * MiB);
 	assert_int_equal(st.oom_count, 1);
 	fixture_check(&f);

@@ -16,17 +16,11 @@ import subprocess
 import sys
 import tempfile
 
+from checks import check, finish
+
 REPLAY, CONVERT = sys.argv[1], sys.argv[2]
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}")
 
 
 def replay(path, *args, conf=""):
@@ -335,5 +329,4 @@ for path, fig in traces():
           f"expandable {exp.get('peak_reserved_bytes', 0) / MiB:.1f} MiB "
           f"(ratio {exp.get('ratio')}, {exp.get('stitches')} stitches)")
 
-print(f"{'ok' if not failures else 'FAILED'}: replay and converter, {failures} failure(s)")
-sys.exit(1 if failures else 0)
+finish("replay and converter")

@@ -9,7 +9,6 @@
 #include "fixture.h"
 #include "internal.h"
 
-#define MiB ((size_t)1 << 20)
 #define LIVE 150000
 
 static size_t scale_size(size_t i)
@@ -107,9 +106,10 @@ static void *parker_main(void *arg)
 /* A block parked by another (live, idle) thread is taken back before a
  * new segment, with 1e5 blocks live: through a block the thread allocated
  * and freed itself (fast path) and one it freed for another thread (the
- * locked path). */
-static void parked_taken_back(bool cross_thread_free)
+ * locked path): the state says which (main's table names each). */
+static void test_parked_taken_back(void **state)
 {
+	bool cross_thread_free = *state != NULL;
 	fixture f;
 	fixture_open(&f, (size_t)64 << 30, NULL);
 	size_t n = 100000;
@@ -143,28 +143,22 @@ static void parked_taken_back(bool cross_thread_free)
 	pthread_cond_broadcast(&pk.cond);
 	pthread_mutex_unlock(&pk.lock);
 	pthread_join(t, NULL);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	for (size_t i = 0; i < n; i++)
-		assert_int_equal(cm_free(f.heap, live[i]), CM_OK);
+	fixture_free(&f, p);
+	fixture_free_n(&f, live, n);
 	free(live);
 	fixture_close(&f);
-}
-
-static void test_parked_own_block(void **state)
-{
-	(void)state;
-	parked_taken_back(false);
-}
-
-static void test_parked_cross_thread_free(void **state)
-{
-	(void)state;
-	parked_taken_back(true);
 }
 
 #define ALIVE 2000
 #define CHURNED 100000
 #define BATCH 100
+
+/* f opened on a device of capacity bytes; the heap's state of device 0. */
+static cm_device *scale_open(fixture *f, size_t capacity)
+{
+	fixture_open(f, capacity, NULL);
+	return &f->heap->devs[0];
+}
 
 /* Destroys s; returns how many segments its pools held. */
 static size_t end_stream(fixture *f, cm_stream s)
@@ -187,8 +181,7 @@ static void test_stream_churn(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)64 << 30, NULL);
-	cm_device *d = &f.heap->devs[0];
+	cm_device *d = scale_open(&f, (size_t)64 << 30);
 	cm_stream *alive = calloc(ALIVE, sizeof(*alive));
 	uintptr_t *held = calloc(ALIVE, sizeof(*held));
 	assert_true(alive && held);
@@ -240,8 +233,7 @@ static void test_pending_zombies_rotated(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)1 << 30, NULL);
-	cm_device *d = &f.heap->devs[0];
+	cm_device *d = scale_open(&f, (size_t)1 << 30);
 	enum { HELD = 40 };
 	sim_gate *gates[HELD];
 	for (size_t i = 0; i < HELD; i++) {
@@ -280,8 +272,7 @@ static void test_idle_proof_asks_live_streams(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, (size_t)1 << 30, NULL);
-	cm_device *d = &f.heap->devs[0];
+	cm_device *d = scale_open(&f, (size_t)1 << 30);
 	cm_stream old[1000];
 	for (size_t i = 0; i < 1000; i++)
 		old[i] = fixture_stream(&f, true);
@@ -294,15 +285,14 @@ static void test_idle_proof_asks_live_streams(void **state)
 	assert_true(records >= 1000);
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, false);
 	uintptr_t p = fixture_malloc(&f, 4096);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	fixture_free(&f, p);
+	cm_stats st = fixture_stats(&f);
 	uint64_t proofs = st.idle_proofs, visits = d->visits.idle;
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats_get(f.heap, 0, &st);
+	st = fixture_stats(&f);
 	assert_int_equal(st.idle_proofs, proofs + 1);
 	assert_int_equal(d->visits.idle - visits, 2);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	end_stream(&f, a);
 	end_stream(&f, b);
 	fixture_close(&f);
@@ -312,8 +302,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_live_blocks),
-		cmocka_unit_test(test_parked_own_block),
-		cmocka_unit_test(test_parked_cross_thread_free),
+		{"test_parked_own_block", test_parked_taken_back, NULL, NULL, NULL},
+		{"test_parked_cross_thread_free", test_parked_taken_back, NULL, NULL, (void *)"cross"},
 		cmocka_unit_test(test_stream_churn),
 		cmocka_unit_test(test_pending_zombies_rotated),
 		cmocka_unit_test(test_idle_proof_asks_live_streams),

@@ -8,8 +8,6 @@
 
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
-
 static const char *check_script;
 static char dir[64];
 
@@ -22,63 +20,72 @@ static void run_check(const char *path, const char *want)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A file in the test folder, and the setting that names it. */
+typedef struct target {
+	char path[128];
+	char conf[256];
+} target;
+
+/* dir/file, and the setting: before, that path, after. */
+static target target_of(const char *file, const char *before, const char *after)
+{
+	target t;
+	snprintf(t.path, sizeof(t.path), "%s/%s", dir, file);
+	snprintf(t.conf, sizeof(t.conf), "%s%s%s", before, t.path, after);
+	return t;
+}
+
 static void test_expandable_trace(void **state)
 {
 	(void)state;
-	char path[128], conf[256];
-	snprintf(path, sizeof(path), "%s/exp.pickle", dir);
-	snprintf(conf, sizeof(conf), "expandable_segments:True,oom_snapshot:%s", path);
+	target t = target_of("exp.pickle", "expandable_segments:True,oom_snapshot:", "");
 	fixture f;
-	fixture_open(&f, 64 * MiB, conf);
+	fixture_open(&f, 64 * MiB, t.conf);
 	uintptr_t a = fixture_malloc_async(&f, 6 * MiB, CM_STREAM_LEGACY);
 	assert_int_equal(cm_free_async(f.heap, a, CM_STREAM_LEGACY), CM_OK);
 	cm_thread_flush(f.heap);
 	assert_true(cm_release_cached(f.heap, 0) > 0); /* unmaps the free chunks */
-	cm_stats st;
-	cm_stats_get(f.heap, 0, &st);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.vmm_maps >= 3 && st.vmm_unmaps >= 3);
-	assert_true(cm_snapshot_write(f.heap, path, stderr));
-	run_check(path, "segment_map segment_unmap");
+	assert_true(cm_snapshot_write(f.heap, t.path, stderr));
+	run_check(t.path, "segment_map segment_unmap");
 	fixture_close(&f);
-	unlink(path);
+	unlink(t.path);
 }
 
 /* The oom entry says how much the device had free then (48 MiB here). */
 static void test_oom_device_free(void **state)
 {
 	(void)state;
-	char path[128], conf[256];
-	snprintf(path, sizeof(path), "%s/oom.pickle", dir);
-	snprintf(conf, sizeof(conf), "oom_snapshot:%s", path);
+	target t = target_of("oom.pickle", "oom_snapshot:", "");
 	fixture f;
-	fixture_open(&f, 64 * MiB, conf);
+	fixture_open(&f, 64 * MiB, t.conf);
 	uintptr_t a = fixture_malloc(&f, 16 * MiB), p;
 	FILE *quiet = fopen("/dev/null", "w");
 	cm_heap_set_report_stream(f.heap, quiet);
 	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB, &p), CM_ERR_OOM);
 	fclose(quiet);
 	cm_heap_set_report_stream(f.heap, NULL);
-	run_check(path, "oom --device-free");
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	run_check(t.path, "oom --device-free");
+	fixture_free(&f, a);
 	fixture_close(&f);
-	unlink(path);
+	unlink(t.path);
 }
 
 /* Every allocation and free reaches the log; destroying the heap flushes it. */
 static void test_event_log(void **state)
 {
 	(void)state;
-	char path[128], conf[256], line[256];
-	snprintf(path, sizeof(path), "%s/log.csv", dir);
-	snprintf(conf, sizeof(conf), "log:%s", path);
+	char line[256];
+	target t = target_of("log.csv", "log:", "");
 	fixture f;
-	fixture_open(&f, 64 * MiB, conf);
+	fixture_open(&f, 64 * MiB, t.conf);
 	cm_stream s = fixture_stream(&f, true);
 	uintptr_t a = fixture_malloc(&f, 4000), b = fixture_malloc_async(&f, 3 * MiB, s);
-	assert_int_equal(cm_free(f.heap, a), CM_OK);
+	fixture_free(&f, a);
 	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
 	fixture_close(&f);
-	FILE *in = fopen(path, "r");
+	FILE *in = fopen(t.path, "r");
 	assert_non_null(in);
 	int allocs = 0, frees = 0, n = 0;
 	assert_non_null(fgets(line, sizeof(line), in));
@@ -95,19 +102,18 @@ static void test_event_log(void **state)
 	assert_int_equal(n, 4);
 	assert_int_equal(allocs, 2);
 	assert_int_equal(frees, 2);
-	unlink(path);
+	unlink(t.path);
 }
 
 /* A process's devices apart in the log: a Device column. */
 static void test_event_log_devices(void **state)
 {
 	(void)state;
-	char path[128], conf[256], line[256];
-	snprintf(path, sizeof(path), "%s/log2.csv", dir);
-	snprintf(conf, sizeof(conf), "log:%s", path);
+	char line[256];
+	target t = target_of("log2.csv", "log:", "");
 	cm_config cfg;
 	cm_config_defaults(&cfg);
-	assert_int_equal(cm_config_parse(&cfg, conf, stderr), 0);
+	assert_int_equal(cm_config_parse(&cfg, t.conf, stderr), 0);
 	sim_options opt = {.devices = 2, .capacity = 64 * MiB};
 	sim *sm = sim_create(&opt);
 	cm_heap *h;
@@ -119,7 +125,7 @@ static void test_event_log_devices(void **state)
 	assert_int_equal(cm_free(h, b), CM_OK);
 	cm_heap_destroy(h);
 	sim_destroy(sm);
-	FILE *in = fopen(path, "r");
+	FILE *in = fopen(t.path, "r");
 	assert_non_null(in);
 	int on[2] = {0, 0};
 	assert_non_null(fgets(line, sizeof(line), in));
@@ -132,7 +138,7 @@ static void test_event_log_devices(void **state)
 	fclose(in);
 	assert_int_equal(on[0], 2);
 	assert_int_equal(on[1], 2);
-	unlink(path);
+	unlink(t.path);
 }
 
 /* 20000 live blocks with stacks, half freed in a scattered order, the rest
@@ -142,24 +148,22 @@ static void test_stacks_table(void **state)
 {
 	(void)state;
 	enum { N = 20000 };
-	char path[128], conf[256];
-	snprintf(path, sizeof(path), "%s/stacks.pickle", dir);
-	snprintf(conf, sizeof(conf), "oom_snapshot:%s,snapshot_stacks:true", path);
+	target t = target_of("stacks.pickle", "oom_snapshot:", ",snapshot_stacks:true");
 	fixture f;
-	fixture_open(&f, 1024 * MiB, conf);
+	fixture_open(&f, 1024 * MiB, t.conf);
 	static uintptr_t p[N];
 	for (int i = 0; i < N; i++)
 		p[i] = fixture_malloc(&f, 512);
 	for (int i = 0; i < N; i += 2)
-		assert_int_equal(cm_free(f.heap, p[(i * 7919) % N]), CM_OK);
+		fixture_free(&f, p[(i * 7919) % N]);
 	for (int i = 0; i < N; i += 2)
 		p[i] = 0;
-	assert_true(cm_snapshot_write(f.heap, path, stderr));
-	run_check(path, "--frames 10000");
+	assert_true(cm_snapshot_write(f.heap, t.path, stderr));
+	run_check(t.path, "--frames 10000");
 	for (int i = 1; i < N; i += 2)
-		assert_int_equal(cm_free(f.heap, p[i]), CM_OK);
+		fixture_free(&f, p[i]);
 	fixture_close(&f);
-	unlink(path);
+	unlink(t.path);
 }
 
 int main(int argc, char **argv)

@@ -11,7 +11,6 @@
  */
 #include "fixture.h"
 
-#define MiB ((size_t)1 << 20)
 #define MAX_LIVE 512
 
 typedef struct live {
@@ -32,10 +31,7 @@ typedef struct run {
 
 static uint64_t rnd(run *r)
 {
-	r->rng ^= r->rng << 13;
-	r->rng ^= r->rng >> 7;
-	r->rng ^= r->rng << 17;
-	return r->rng;
+	return fixture_rnd(&r->rng);
 }
 
 /* Whole blocks up to 256 KiB; head, middle and tail pages of larger ones. */

@@ -11,8 +11,6 @@
 #include "fixture.h"
 #include "internal.h"
 
-#define GiB ((size_t)1 << 30)
-
 static void submit_open(fixture *f)
 {
 	fixture_open(f, GiB, CM_ORDER_AT_ONCE);
@@ -34,13 +32,6 @@ static sim_gate *submit_gate(fixture *f, cm_stream s)
 	return g;
 }
 
-static cm_stats submit_stats(fixture *f)
-{
-	cm_stats st;
-	cm_stats_get(f->heap, 0, &st);
-	return st;
-}
-
 /* 128 idle non-blocking streams (as PyTorch keeps): a reuse after legacy
  * work costs one event on the legacy stream, the next one nothing at all;
  * before submissions were seen it asked or fenced every stream. */
@@ -53,7 +44,7 @@ static void test_idle_streams_cost_nothing(void **state)
 		fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	submit_memset(&f, p, 1, 4096, CM_STREAM_LEGACY);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
 	assert_int_equal(fixture_logged(&f, SIM_EVENT_RECORD), 1);
@@ -61,12 +52,12 @@ static void test_idle_streams_cost_nothing(void **state)
 	assert_int_equal(fixture_logged(&f, SIM_STREAM_QUERY), 0);
 	size_t calls = sim_log_count(f.sim);
 	for (int i = 0; i < 10; i++) {
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p);
 	}
 	assert_int_equal(sim_log_count(f.sim), calls); /* nothing since */
-	assert_int_equal(submit_stats(&f).fences, 1);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(fixture_stats(&f).fences, 1);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -80,11 +71,11 @@ static void test_untracked_idle_streams_pay(void **state)
 		fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, CM_STREAM_LEGACY), CM_OK);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
 	assert_true(fixture_logged(&f, SIM_STREAM_QUERY) + fixture_logged(&f, SIM_EVENT_RECORD) >= 5);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -100,27 +91,24 @@ static void test_busy_stream_ordered_not_waited(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = submit_gate(&f, a);
 	submit_memset(&f, p, 1, 4096, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	assert_int_equal(q, p);
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.fences, 1);
 	assert_int_equal(st.host_syncs, 0);
 	submit_memset(&f, q, 2, 4096, b);
-	assert_int_equal(submit_stats(&f).lazy_waits, 1);
-	usleep(20000); /* an unordered b would have run by now */
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
+	assert_int_equal(fixture_stats(&f).lazy_waits, 1);
+	fixture_gate_check(&f, g, p, 2); /* an unordered b would have run by now */
 	/* b is ordered now: its next work waits only for the cover that gave
 	 * the device its quiet state back at the synchronization (complete
 	 * already), the work after it for nothing more. */
 	submit_memset(&f, q, 3, 4096, b);
-	assert_int_equal(submit_stats(&f).lazy_waits, 2);
+	assert_int_equal(fixture_stats(&f).lazy_waits, 2);
 	submit_memset(&f, q, 4, 4096, b);
-	assert_int_equal(submit_stats(&f).lazy_waits, 2);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	assert_int_equal(fixture_stats(&f).lazy_waits, 2);
+	fixture_free(&f, q);
 	fixture_close(&f);
 }
 
@@ -134,26 +122,22 @@ static void test_mark_after_submission(void **state)
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096), x = fixture_malloc(&f, 8192);
 	submit_memset(&f, x, 0, 8192, a);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	fixture_free(&f, x);
 	/* The hook of a's next call has begun... */
 	assert_true(cm_submit_begin(f.heap, a));
 	/* ...when another reuse covers every stream that ran. */
 	assert_int_equal(fixture_malloc(&f, 8192), x);
-	assert_int_equal(submit_stats(&f).fences, 1);
+	assert_int_equal(fixture_stats(&f).fences, 1);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
 	cm_submit_end();
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	assert_int_equal(q, p);
-	assert_int_equal(submit_stats(&f).fences, 2); /* a ran: not quiet */
+	assert_int_equal(fixture_stats(&f).fences, 2); /* a ran: not quiet */
 	submit_memset(&f, q, 2, 4096, b);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, x), CM_OK);
+	fixture_gate_check(&f, g, p, 2);
+	fixture_free(&f, q, x);
 	fixture_close(&f);
 }
 
@@ -170,14 +154,11 @@ static void test_unknown_stream_counts_as_ran(void **state)
 	assert_int_equal(sim_memset_async(f.sim, 0, p, 1, 4096, a), CM_OK);
 	assert_false(cm_submit_begin(f.heap, a)); /* unknown */
 	assert_int_equal(cm_stream_seen(f.heap, 0, a), CM_OK);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	submit_memset(&f, q, 2, 4096, b);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 2);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_gate_check(&f, g, p, 2);
+	fixture_free(&f, q);
 	fixture_close(&f);
 }
 
@@ -192,21 +173,21 @@ static void test_failing_stream_forgotten(void **state)
 	cm_stream a = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	submit_memset(&f, p, 1, 4096, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	sim_fail_nth(f.sim, SIM_EVENT_RECORD, 1); /* the cover's event on a */
 	assert_int_equal(fixture_malloc(&f, 4096), p);
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stream_failures, 1);
 	assert_int_equal(st.host_syncs, 1);
 	assert_int_equal(fixture_logged(&f, SIM_DEVICE_SYNCHRONIZE), 1);
 	/* Covered: the next reuse neither records on a nor synchronizes. */
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_log_clear(f.sim);
 	assert_int_equal(fixture_malloc(&f, 4096), p);
 	assert_int_equal(fixture_logged(&f, SIM_DEVICE_SYNCHRONIZE), 0);
-	assert_int_equal(submit_stats(&f).stream_failures, 1);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	assert_int_equal(fixture_stats(&f).stream_failures, 1);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -222,18 +203,18 @@ static void test_failing_stream_unproven_waits(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = submit_gate(&f, a);
 	submit_memset(&f, p, 1, 4096, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	sim_fail_nth(f.sim, SIM_EVENT_RECORD, 1); /* the cover's event on a */
 	sim_fail_nth(f.sim, SIM_DEVICE_SYNCHRONIZE, 1);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	assert_true(q != p);
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stream_failures, 1);
 	assert_int_equal(st.host_syncs, 0);
 	fixture_check(&f);
 	sim_gate_open(g);
 	fixture_device_sync(&f);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	fixture_close(&f);
 }
 
@@ -251,14 +232,11 @@ static void test_none_races(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = submit_gate(&f, a);
 	submit_memset(&f, p, 1, 4096, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	uintptr_t q = fixture_malloc(&f, 4096);
 	submit_memset(&f, q, 2, 4096, b);
-	usleep(20000);
-	sim_gate_open(g);
-	fixture_device_sync(&f);
-	assert_int_equal(*(volatile unsigned char *)p, 1); /* the late write won */
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_gate_check(&f, g, p, 1); /* the late write won */
+	fixture_free(&f, q);
 	fixture_close(&f);
 }
 
@@ -289,12 +267,12 @@ static void test_pending_bounded_before_ordering(void **state)
 		else
 			reused |= p == first;
 		submit_memset(&f, p, 1, size, busy);
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
-		cm_stats st = submit_stats(&f);
+		fixture_free(&f, p);
+		cm_stats st = fixture_stats(&f);
 		assert_true(st.pending_bytes <= CM_PENDING_FLOOR);
 		fixture_check(&f);
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_true(reused);
 	assert_true(st.fences >= n / 8 && st.fences <= n / 3); /* one cover per ~4 frees */
 	assert_true(st.peak_reserved_bytes <= CM_PENDING_FLOOR + 2 * CM_SMALL_SEGMENT);
@@ -321,7 +299,7 @@ static void test_pending_proven_by_collect(void **state)
 	sim_gate *g = submit_gate(&f, a);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	submit_memset(&f, p, 1, 4096, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	/* Each q awaits too, 4 KiB each, set aside at its free without merging
 	 * with the rest of the segment, which serves the next q: once a batch
 	 * awaits (fence.c, cm_collect_start_for) a collect starts (legacy, a);
@@ -331,9 +309,9 @@ static void test_pending_proven_by_collect(void **state)
 	for (int i = 0; i < QS; i++) {
 		uintptr_t q = fixture_malloc(&f, 4096);
 		assert_true(q != p);
-		assert_int_equal(cm_free(f.heap, q), CM_OK);
+		fixture_free(&f, q);
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.collects, 1);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.raw_alloc_calls, 1);
@@ -356,11 +334,10 @@ static void test_pending_proven_by_collect(void **state)
 		reused = held[n++] == p;
 	}
 	assert_true(reused);
-	st = submit_stats(&f);
+	st = fixture_stats(&f);
 	assert_int_equal(st.fences, 0);
 	assert_int_equal(st.stream_waits + st.lazy_waits + st.host_syncs, 0);
-	for (int i = 0; i < n; i++)
-		assert_int_equal(cm_free(f.heap, held[i]), CM_OK);
+	fixture_free_n(&f, held, n);
 	sim_gate_open(gb);
 	fixture_close(&f);
 }
@@ -379,18 +356,17 @@ static void test_device_sync_gives_quiet_back(void **state)
 	uintptr_t w = fixture_malloc(&f, 4096);
 	submit_memset(&f, w, 1, 4096, s);
 	fixture_device_sync(&f);
-	cm_stats before = submit_stats(&f);
+	cm_stats before = fixture_stats(&f);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	for (int i = 0; i < 1000; i++) {
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p);
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.fences + st.collects, before.fences + before.collects);
 	assert_int_equal(st.peak_pending_bytes, 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	assert_int_equal(cm_free(f.heap, w), CM_OK);
+	fixture_free(&f, p, w);
 	fixture_close(&f);
 }
 
@@ -415,15 +391,14 @@ static void test_destroyed_streams_leave_legacy_alone(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	for (int i = 0; i < 1000; i++) {
 		submit_memset(&f, p, 2, 4096, CM_STREAM_LEGACY);
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p);
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.peak_pending_bytes, 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
-	for (int i = 0; i < 4; i++)
-		assert_int_equal(cm_free(f.heap, w[i]), CM_OK);
+	fixture_free(&f, p);
+	fixture_free_n(&f, w, 4);
 	fixture_close(&f);
 }
 
@@ -443,21 +418,20 @@ static void test_idle_nonblocking_stream_sets_nothing_aside(void **state)
 	for (int i = 0; i < 4000; i++) {
 		size_t size = (size_t)(1 + (i * 7919) % 64) << 20;
 		if (live[i % 4])
-			assert_int_equal(cm_free(f.heap, live[i % 4]), CM_OK);
+			fixture_free(&f, live[i % 4]);
 		live[i % 4] = fixture_malloc(&f, size);
 		submit_memset(&f, live[i % 4], 1, 4096, CM_STREAM_LEGACY);
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.peak_pending_bytes, 0);
 	assert_true(st.peak_reserved_bytes <= 4 * (64u << 20) + (64u << 20));
 	assert_int_equal(st.covered_streams, 0);
 	uintptr_t small = fixture_malloc(&f, 4096);
 	submit_memset(&f, small, 2, 4096, idle); /* now it ran */
-	assert_int_equal(cm_free(f.heap, small), CM_OK);
+	fixture_free(&f, small);
 	assert_true(fixture_malloc(&f, 4096) != small);
-	assert_int_equal(submit_stats(&f).pending_bytes, 4096);
-	for (int i = 0; i < 4; i++)
-		assert_int_equal(cm_free(f.heap, live[i]), CM_OK);
+	assert_int_equal(fixture_stats(&f).pending_bytes, 4096);
+	fixture_free_n(&f, live, 4);
 	fixture_close(&f);
 }
 
@@ -482,9 +456,9 @@ static void test_pending_ordered_before_growth_once_streams_idle(void **state)
 		sim_gate *g = submit_gate(&f, CM_STREAM_LEGACY);
 		submit_memset(&f, p, 2, 4096, CM_STREAM_LEGACY);
 		assert_int_equal(cm_free(f.heap, p), CM_OK);
-		uint64_t segments = submit_stats(&f).raw_alloc_calls;
+		uint64_t segments = fixture_stats(&f).raw_alloc_calls;
 		uintptr_t q = fixture_malloc(&f, 12u << 20);
-		cm_stats st = submit_stats(&f);
+		cm_stats st = fixture_stats(&f);
 		assert_int_equal(q == p, !busy);
 		assert_int_equal(st.raw_alloc_calls, segments + (uint64_t)busy);
 		sim_gate_open(g);
@@ -517,13 +491,13 @@ static void test_reaped_zombies_leave_device_quiet(void **state)
 	assert_int_equal(sim_backend(f.sim)->device_synchronize(f.sim, 0), CM_OK);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	for (int i = 0; i < 1000; i++) {
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p);
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.fences + st.collects, 0);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -542,7 +516,7 @@ static void test_expandable_growth_skips_awaiting_tail(void **state)
 	uintptr_t keep = fixture_malloc(&f, 4096);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	submit_memset(&f, p, 1, 4096, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	const size_t big = 6 << 20; /* more than the mapped tail after p */
 	uintptr_t q = fixture_malloc(&f, 1 << 20);
 	uintptr_t r = fixture_malloc(&f, big);
@@ -551,9 +525,7 @@ static void test_expandable_growth_skips_awaiting_tail(void **state)
 	fixture_check(&f);
 	sim_gate_open(g);
 	fixture_device_sync(&f);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
-	assert_int_equal(cm_free(f.heap, r), CM_OK);
-	assert_int_equal(cm_free(f.heap, keep), CM_OK);
+	fixture_free(&f, q, r, keep);
 	fixture_close(&f);
 }
 
@@ -570,15 +542,15 @@ static void test_pending_zero_orders_at_once(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	for (int i = 0; i < 10; i++) {
 		submit_memset(&f, p, 1, 4096, busy);
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p);
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.fences, 10);
 	assert_int_equal(st.raw_alloc_calls, 1);
 	assert_int_equal(st.peak_pending_bytes, 0);
 	sim_gate_open(g);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 
@@ -600,10 +572,10 @@ static void test_pending_memory_bounded(void **state)
 	const size_t size = 16 << 20;
 	for (int i = 0; i < 200; i++) {
 		uintptr_t p = fixture_malloc(&f, size);
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 	}
 	pthread_join(opener, NULL);
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.pending_waits >= 1);
 	assert_true(st.peak_reserved_bytes <= size + f.cfg.max_pending + size);
 	fixture_close(&f);
@@ -623,7 +595,7 @@ static void test_handle_reused_after_unseen_destroy(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = submit_gate(&f, a);
 	submit_memset(&f, p, 1, 4096, a);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	pthread_t opener;
 	assert_int_equal(pthread_create(&opener, NULL, fixture_open_gate_later, g), 0);
 	/* a's destruction unseen; the driver hands its handle out again */
@@ -633,7 +605,7 @@ static void test_handle_reused_after_unseen_destroy(void **state)
 	pthread_join(opener, NULL);
 	fixture_device_sync(&f);
 	assert_int_equal(*(volatile unsigned char *)q, 2);
-	assert_int_equal(cm_free(f.heap, q), CM_OK);
+	fixture_free(&f, q);
 	fixture_close(&f);
 }
 
@@ -662,17 +634,17 @@ static void test_zombie_tails_waited_once(void **state)
 	uintptr_t p = fixture_malloc(&f, 4096);
 	for (int i = 0; i < COVERS; i++) {
 		submit_memset(&f, p, 1, 4096, CM_STREAM_LEGACY);
-		assert_int_equal(cm_free(f.heap, p), CM_OK);
+		fixture_free(&f, p);
 		assert_int_equal(fixture_malloc(&f, 4096), p); /* a cover orders it */
 	}
-	cm_stats st = submit_stats(&f);
+	cm_stats st = fixture_stats(&f);
 	assert_true(st.fences >= COVERS);
 	waits = fixture_logged(&f, SIM_STREAM_WAIT_EVENT) - waits;
 	print_message("%zu stream waits for %d covers over %d zombies\n", waits, COVERS, ZOMBIES);
 	assert_true(waits <= ZOMBIES + 2 * COVERS);
 	for (int i = 0; i < ZOMBIES; i++)
 		sim_gate_open(g[i]);
-	assert_int_equal(cm_free(f.heap, p), CM_OK);
+	fixture_free(&f, p);
 	fixture_close(&f);
 }
 

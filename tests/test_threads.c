@@ -33,10 +33,7 @@ typedef struct worker {
 
 static uint64_t rnd(worker *w)
 {
-	w->rng ^= w->rng << 13;
-	w->rng ^= w->rng >> 7;
-	w->rng ^= w->rng << 17;
-	return w->rng;
+	return fixture_rnd(&w->rng);
 }
 
 static void fill(uintptr_t p, size_t n, unsigned char pat)

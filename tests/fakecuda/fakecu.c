@@ -38,6 +38,7 @@
  * for the queue to drain.
  */
 #include "fakecu_internal.h"
+#include "errstr.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -143,6 +144,27 @@ CUresult fk_initialized(void)
 	if (atomic_load(&fk.dead) || !atomic_load(&fk.inited))
 		return CUDA_ERROR_NOT_INITIALIZED;
 	return CUDA_SUCCESS;
+}
+
+bool fk_device_valid(CUdevice dev)
+{
+	return dev >= 0 && dev < fk.ndev;
+}
+
+CUresult fk_out_arg(const void *out)
+{
+	CUresult r = fk_initialized();
+	if (r == CUDA_SUCCESS && !out)
+		r = CUDA_ERROR_INVALID_VALUE;
+	return r;
+}
+
+CUresult fk_device_arg(const void *out, CUdevice dev)
+{
+	CUresult r = fk_out_arg(out);
+	if (r == CUDA_SUCCESS && !fk_device_valid(dev))
+		r = CUDA_ERROR_INVALID_DEVICE;
+	return r;
 }
 
 CUcontext fk_cur_ctx(void)
@@ -313,9 +335,7 @@ FK_API CUresult cuDriverGetVersion(int *driverVersion)
 
 FK_API CUresult cuDeviceGetCount(int *count)
 {
-	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && !count)
-		r = CUDA_ERROR_INVALID_VALUE;
+	CUresult r = fk_out_arg(count);
 	if (r == CUDA_SUCCESS)
 		*count = fk.ndev;
 	return r;
@@ -323,11 +343,7 @@ FK_API CUresult cuDeviceGetCount(int *count)
 
 FK_API CUresult cuDeviceGet(CUdevice *device, int ordinal)
 {
-	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && !device)
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (r == CUDA_SUCCESS && (ordinal < 0 || ordinal >= fk.ndev))
-		r = CUDA_ERROR_INVALID_DEVICE;
+	CUresult r = fk_device_arg(device, ordinal);
 	if (r == CUDA_SUCCESS)
 		*device = ordinal;
 	return r;
@@ -350,13 +366,9 @@ static const struct fk_attr {
 
 FK_API CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
 {
-	CUresult r = fk_initialized();
+	CUresult r = fk_device_arg(pi, dev);
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!pi)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (dev < 0 || dev >= fk.ndev)
-		return CUDA_ERROR_INVALID_DEVICE;
 	if (attrib == CU_DEVICE_ATTRIBUTE_PCI_BUS_ID) {
 		*pi = dev;
 		return CUDA_SUCCESS;
@@ -385,7 +397,7 @@ void fk_ctx_reset(CUcontext ctx)
 static CUresult fk_device_check(CUdevice dev)
 {
 	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && (dev < 0 || dev >= fk.ndev))
+	if (r == CUDA_SUCCESS && !fk_device_valid(dev))
 		r = CUDA_ERROR_INVALID_DEVICE;
 	return r;
 }
@@ -529,9 +541,7 @@ FK_API CUresult cuCtxDestroy_v2(CUcontext ctx)
 
 FK_API CUresult cuCtxGetCurrent(CUcontext *pctx)
 {
-	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && !pctx)
-		r = CUDA_ERROR_INVALID_VALUE;
+	CUresult r = fk_out_arg(pctx);
 	if (r == CUDA_SUCCESS)
 		*pctx = fk_cur_ctx();
 	return r;
@@ -628,10 +638,7 @@ FK_API CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPri
 
 /* ---- error strings ------------------------------------------------------ */
 
-static const struct fk_errstr {
-	CUresult code;
-	const char *name, *text;
-} fk_errors[] = {
+static const fk_errstr fk_errors[] = {
 #define E(code, text) { code, #code, text }
 	E(CUDA_SUCCESS, "no error"),
 	E(CUDA_ERROR_INVALID_VALUE, "invalid argument"),
@@ -649,39 +656,22 @@ static const struct fk_errstr {
 	E(CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered"),
 	E(CUDA_ERROR_NOT_PERMITTED, "operation not permitted"),
 	E(CUDA_ERROR_NOT_SUPPORTED, "operation not supported"),
-	E(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, "operation not permitted when stream is "
-						 "capturing"),
-	E(CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, "operation failed due to a previous error "
-						 "during capture"),
-	E(CUDA_ERROR_STREAM_CAPTURE_MERGE, "operation would result in a merge of separate "
-					   "capture sequences"),
-	E(CUDA_ERROR_STREAM_CAPTURE_UNMATCHED, "capture was not ended in the same stream as it "
-					       "began"),
-	E(CUDA_ERROR_STREAM_CAPTURE_UNJOINED, "capturing stream has unjoined work"),
-	E(CUDA_ERROR_STREAM_CAPTURE_ISOLATION, "dependency created on uncaptured work in another "
-					       "stream"),
-	E(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on "
-					      "a capturing blocking stream"),
-	E(CUDA_ERROR_CAPTURED_EVENT, "operation not permitted on an event last recorded in a "
-				     "capturing stream"),
-	E(CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, "attempt to terminate a thread-local capture "
-						  "sequence from another thread"),
+#define CAPTURE_E(code, rt_code, text) E(code, text),
+	FK_CAPTURE_ERRORS(CAPTURE_E)
+#undef CAPTURE_E
 	E(CUDA_ERROR_UNKNOWN, "unknown error"),
 #undef E
 };
 
-static const struct fk_errstr *fk_error_find(CUresult e)
+static const fk_errstr *fk_error_find(CUresult e)
 {
-	for (size_t i = 0; i < sizeof(fk_errors) / sizeof(fk_errors[0]); i++)
-		if (fk_errors[i].code == e)
-			return &fk_errors[i];
-	return NULL;
+	return fk_errstr_find(fk_errors, sizeof(fk_errors) / sizeof(fk_errors[0]), (int)e);
 }
 
 /* Unknown codes: CUDA_ERROR_INVALID_VALUE and *pStr = NULL, as NVIDIA's. */
 FK_API CUresult cuGetErrorName(CUresult error, const char **pStr)
 {
-	const struct fk_errstr *s = fk_error_find(error);
+	const fk_errstr *s = fk_error_find(error);
 	if (!pStr)
 		return CUDA_ERROR_INVALID_VALUE;
 	*pStr = s ? s->name : NULL;
@@ -690,7 +680,7 @@ FK_API CUresult cuGetErrorName(CUresult error, const char **pStr)
 
 FK_API CUresult cuGetErrorString(CUresult error, const char **pStr)
 {
-	const struct fk_errstr *s = fk_error_find(error);
+	const fk_errstr *s = fk_error_find(error);
 	if (!pStr)
 		return CUDA_ERROR_INVALID_VALUE;
 	*pStr = s ? s->text : NULL;

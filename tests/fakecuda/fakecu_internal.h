@@ -223,6 +223,12 @@ extern struct fk fk;
 /* fakecu.c */
 /* CUDA_SUCCESS once cuInit succeeded (and not in a fork child). */
 CUresult fk_initialized(void);
+/* fk_initialized, then out (where the call writes its answer) given
+ * (CUDA_ERROR_INVALID_VALUE) and, for fk_device_arg, dev one of the
+ * devices (CUDA_ERROR_INVALID_DEVICE): the driver's order of checks. */
+CUresult fk_out_arg(const void *out);
+CUresult fk_device_arg(const void *out, CUdevice dev);
+bool fk_device_valid(CUdevice dev);
 /* fk_initialized, then a current, live context (CUDA_ERROR_INVALID_CONTEXT
  * without one, CUDA_ERROR_CONTEXT_IS_DESTROYED for a reset primary one). */
 CUresult fk_begin(void);

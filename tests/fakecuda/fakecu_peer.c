@@ -31,12 +31,10 @@ static CUresult fk_ctx_check(CUcontext c)
 
 FK_API CUresult cuDeviceCanAccessPeer(int *canAccessPeer, CUdevice dev, CUdevice peerDev)
 {
-	CUresult r = fk_initialized();
+	CUresult r = fk_device_arg(canAccessPeer, dev);
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!canAccessPeer)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (dev < 0 || dev >= fk.ndev || peerDev < 0 || peerDev >= fk.ndev)
+	if (!fk_device_valid(peerDev))
 		return CUDA_ERROR_INVALID_DEVICE;
 	*canAccessPeer = dev != peerDev;
 	return CUDA_SUCCESS;

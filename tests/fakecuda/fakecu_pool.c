@@ -97,7 +97,7 @@ static void fk_pool_release_locked(CUmemoryPool p, uint64_t keep)
 
 void fk_pools_synced(int dev)
 {
-	if (dev < 0 || dev >= fk.ndev)
+	if (!fk_device_valid(dev))
 		return;
 	pthread_mutex_lock(&fk.lock);
 	CUmemoryPool d = fk_pool_default_locked(dev);
@@ -117,11 +117,7 @@ void fk_pool_reset_default(int dev)
 
 FK_API CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev)
 {
-	CUresult r = fk_initialized();
-	if (r == CUDA_SUCCESS && !pool_out)
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (r == CUDA_SUCCESS && (dev < 0 || dev >= fk.ndev))
-		r = CUDA_ERROR_INVALID_DEVICE;
+	CUresult r = fk_device_arg(pool_out, dev);
 	if (r == CUDA_SUCCESS)
 		*pool_out = fk_pool_default(dev);
 	return r;
@@ -170,85 +166,96 @@ FK_API CUresult cuMemPoolDestroy(CUmemoryPool pool)
 	return r;
 }
 
-FK_API CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+/* The pool's reuse flag that attr names, or NULL for another attribute. */
+static int *fk_pool_reuse(CUmemoryPool pool, CUmemPool_attribute attr)
 {
-	CUresult r = fk_initialized();
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		return &pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+	default:
+		return NULL;
+	}
+}
+
+static CUresult fk_pool_get_locked(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	int *reuse = fk_pool_reuse(pool, attr);
+	cuuint64_t *v = (cuuint64_t *)value;
+	if (reuse) {
+		*(int *)value = *reuse;
+		return CUDA_SUCCESS;
+	}
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		*v = pool->threshold;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+		*v = pool->reserved;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+		*v = pool->reserved_high;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+		*v = pool->used;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		*v = pool->used_high;
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult fk_pool_set_locked(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	int *reuse = fk_pool_reuse(pool, attr);
+	if (reuse) {
+		*reuse = *(int *)value;
+		return CUDA_SUCCESS;
+	}
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		pool->threshold = *(cuuint64_t *)value;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		if (*(cuuint64_t *)value)
+			return CUDA_ERROR_INVALID_VALUE; /* "illegal ... a non-zero value" */
+		if (attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH)
+			pool->used_high = pool->used;
+		else
+			pool->reserved_high = pool->reserved;
+		break;
+	default: /* the current values are read only */
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* The checks both attribute calls make, then op under the lock. */
+static CUresult fk_pool_attr(CUmemoryPool pool, CUmemPool_attribute attr, void *value,
+			     CUresult (*op)(CUmemoryPool, CUmemPool_attribute, void *))
+{
+	CUresult r = fk_out_arg(value);
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&fk.lock);
-	if (!fk_pool_valid_locked(pool)) {
-		r = CUDA_ERROR_INVALID_VALUE;
-	} else {
-		switch (attr) {
-		case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
-		case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
-		case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-			*(int *)value = pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
-			break;
-		case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
-			*(cuuint64_t *)value = pool->threshold;
-			break;
-		case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
-			*(cuuint64_t *)value = pool->reserved;
-			break;
-		case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
-			*(cuuint64_t *)value = pool->reserved_high;
-			break;
-		case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
-			*(cuuint64_t *)value = pool->used;
-			break;
-		case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
-			*(cuuint64_t *)value = pool->used_high;
-			break;
-		default:
-			r = CUDA_ERROR_INVALID_VALUE;
-		}
-	}
+	r = fk_pool_valid_locked(pool) ? op(pool, attr, value) : CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_unlock(&fk.lock);
 	return r;
 }
 
+FK_API CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	return fk_pool_attr(pool, attr, value, fk_pool_get_locked);
+}
+
 FK_API CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
 {
-	CUresult r = fk_initialized();
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&fk.lock);
-	if (!fk_pool_valid_locked(pool)) {
-		r = CUDA_ERROR_INVALID_VALUE;
-	} else {
-		switch (attr) {
-		case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
-		case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
-		case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-			pool->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] =
-				*(int *)value;
-			break;
-		case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
-			pool->threshold = *(cuuint64_t *)value;
-			break;
-		case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
-			if (*(cuuint64_t *)value)
-				r = CUDA_ERROR_INVALID_VALUE; /* "illegal ... a non-zero value" */
-			else
-				pool->reserved_high = pool->reserved;
-			break;
-		case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
-			if (*(cuuint64_t *)value)
-				r = CUDA_ERROR_INVALID_VALUE;
-			else
-				pool->used_high = pool->used;
-			break;
-		default: /* the current values are read only */
-			r = CUDA_ERROR_INVALID_VALUE;
-		}
-	}
-	pthread_mutex_unlock(&fk.lock);
-	return r;
+	return fk_pool_attr(pool, attr, value, fk_pool_set_locked);
 }
 
 FK_API CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)

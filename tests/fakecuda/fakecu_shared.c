@@ -205,15 +205,10 @@ static void fk_uuid(int dev, CUuuid *uuid)
 
 FK_API CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
 {
-	CUresult r = fk_initialized();
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!uuid)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (dev < 0 || dev >= fk.ndev)
-		return CUDA_ERROR_INVALID_DEVICE;
-	fk_uuid(dev, uuid);
-	return CUDA_SUCCESS;
+	CUresult r = fk_device_arg(uuid, dev);
+	if (r == CUDA_SUCCESS)
+		fk_uuid(dev, uuid);
+	return r;
 }
 
 FK_API CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)

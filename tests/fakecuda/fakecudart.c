@@ -31,6 +31,7 @@
  * cudaErrorInsufficientDriver.
  */
 #include "fakecudart_internal.h"
+#include "errstr.h"
 
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -211,10 +212,7 @@ cudaError_t rt_call_result(CUresult r)
 	return rt_ret(rt_err(r));
 }
 
-static const struct rt_errstr {
-	cudaError_t code;
-	const char *name, *text;
-} rt_errors[] = {
+static const fk_errstr rt_errors[] = {
 #define E(code, text) { code, #code, text }
 	E(cudaSuccess, "no error"),
 	E(cudaErrorInvalidValue, "invalid argument"),
@@ -238,34 +236,18 @@ static const struct rt_errstr {
 	E(cudaErrorIllegalAddress, "an illegal memory access was encountered"),
 	E(cudaErrorNotSupported, "operation not supported"),
 	E(cudaErrorNotPermitted, "operation not permitted"),
-	E(cudaErrorStreamCaptureUnsupported, "operation not permitted when stream is capturing"),
-	E(cudaErrorStreamCaptureInvalidated, "operation failed due to a previous error during "
-					     "capture"),
-	E(cudaErrorStreamCaptureMerge, "operation would result in a merge of separate capture "
-				       "sequences"),
-	E(cudaErrorStreamCaptureUnmatched, "capture was not ended in the same stream as it "
-					   "began"),
-	E(cudaErrorStreamCaptureUnjoined, "capturing stream has unjoined work"),
-	E(cudaErrorStreamCaptureIsolation, "dependency created on uncaptured work in another "
-					   "stream"),
-	E(cudaErrorStreamCaptureImplicit, "operation would make the legacy stream depend on a "
-					  "capturing blocking stream"),
-	E(cudaErrorCapturedEvent, "operation not permitted on an event last recorded in a "
-				  "capturing stream"),
-	E(cudaErrorStreamCaptureWrongThread, "attempt to terminate a thread-local capture "
-					     "sequence from another thread"),
+#define CAPTURE_E(cu_code, code, text) E(code, text),
+	FK_CAPTURE_ERRORS(CAPTURE_E)
+#undef CAPTURE_E
 	E(cudaErrorPeerAccessAlreadyEnabled, "peer access is already enabled"),
 	E(cudaErrorPeerAccessNotEnabled, "peer access has not been enabled"),
 	E(cudaErrorUnknown, "unknown error"),
 #undef E
 };
 
-static const struct rt_errstr *rt_error_find(cudaError_t e)
+static const fk_errstr *rt_error_find(cudaError_t e)
 {
-	for (size_t i = 0; i < sizeof(rt_errors) / sizeof(rt_errors[0]); i++)
-		if (rt_errors[i].code == e)
-			return &rt_errors[i];
-	return NULL;
+	return fk_errstr_find(rt_errors, sizeof(rt_errors) / sizeof(rt_errors[0]), (int)e);
 }
 
 RT_API cudaError_t cudaGetLastError(void)
@@ -282,13 +264,13 @@ RT_API cudaError_t cudaPeekAtLastError(void)
 
 RT_API const char *cudaGetErrorName(cudaError_t error)
 {
-	const struct rt_errstr *s = rt_error_find(error);
+	const fk_errstr *s = rt_error_find(error);
 	return s ? s->name : "unrecognized error code";
 }
 
 RT_API const char *cudaGetErrorString(cudaError_t error)
 {
-	const struct rt_errstr *s = rt_error_find(error);
+	const fk_errstr *s = rt_error_find(error);
 	return s ? s->text : "unrecognized error code";
 }
 

@@ -57,6 +57,13 @@ static void rt_reenter_scratch(void)
 	rt_in_reenter = false;
 }
 
+/* rt_ctx, then out (where the call writes its answer) given. */
+static cudaError_t rt_ctx_out(const void *out)
+{
+	cudaError_t r = rt_ctx();
+	return r == cudaSuccess && !out ? cudaErrorInvalidValue : r;
+}
+
 /* Size 0: NULL, after the checks the driver would make. */
 static cudaError_t rt_alloc_none(void **out)
 {
@@ -68,11 +75,9 @@ static cudaError_t rt_alloc_none(void **out)
 
 RT_API cudaError_t cudaMalloc(void **devPtr, size_t size)
 {
-	cudaError_t r = rt_ctx();
+	cudaError_t r = rt_ctx_out(devPtr);
 	if (r != cudaSuccess)
 		return rt_ret(r);
-	if (!devPtr)
-		return rt_ret(cudaErrorInvalidValue);
 	if (rt_reenter() && !rt_in_reenter)
 		rt_reenter_scratch();
 	if (size == 0)
@@ -144,11 +149,9 @@ RT_API cudaError_t cudaFree(void *devPtr)
 
 RT_API cudaError_t cudaMallocHost(void **ptr, size_t size)
 {
-	cudaError_t r = rt_ctx();
+	cudaError_t r = rt_ctx_out(ptr);
 	if (r != cudaSuccess)
 		return rt_ret(r);
-	if (!ptr)
-		return rt_ret(cudaErrorInvalidValue);
 	if (size == 0)
 		return rt_alloc_none(ptr);
 	return rt_call(rt_cu.cuMemAllocHost[0](ptr, size));
@@ -166,11 +169,9 @@ RT_API cudaError_t cudaFreeHost(void *ptr)
 
 RT_API cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags)
 {
-	cudaError_t r = rt_ctx();
+	cudaError_t r = rt_ctx_out(pHost);
 	if (r != cudaSuccess)
 		return rt_ret(r);
-	if (!pHost)
-		return rt_ret(cudaErrorInvalidValue);
 	if (size == 0)
 		return rt_alloc_none(pHost);
 	return rt_call(rt_cu.cuMemHostAlloc[0](pHost, size, flags));
@@ -319,11 +320,9 @@ RT_API cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attrib
 					    const void *ptr)
 {
 	fakecu_ptr m;
-	cudaError_t r = rt_ctx();
+	cudaError_t r = rt_ctx_out(attributes);
 	if (r != cudaSuccess)
 		return rt_ret(r);
-	if (!attributes)
-		return rt_ret(cudaErrorInvalidValue);
 	memset(attributes, 0, sizeof(*attributes));
 	if (!ptr || rt_cu.ex->pointer(ptr, 0, &m) != 1) {
 		attributes->type = cudaMemoryTypeUnregistered;

@@ -360,13 +360,20 @@ static void probe_streams(void)
 
 /* ---- virtual memory management ------------------------------------------- */
 
-static void probe_vmm(void)
+/* What the probes create: pinned memory on device 0. */
+static CUmemAllocationProp pinned_on_device0(void)
 {
 	CUmemAllocationProp prop;
 	memset(&prop, 0, sizeof(prop));
 	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
 	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
 	prop.location.id = 0;
+	return prop;
+}
+
+static void probe_vmm(void)
+{
+	CUmemAllocationProp prop = pinned_on_device0();
 	size_t gran = 0;
 	CUdeviceptr va = 0;
 	CUmemGenericAllocationHandle h = 0;
@@ -398,11 +405,7 @@ static void probe_vmm(void)
  * that other processes' noise does not decide). */
 static void probe_vmm_semantics(void)
 {
-	CUmemAllocationProp prop;
-	memset(&prop, 0, sizeof(prop));
-	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-	prop.location.id = 0;
+	CUmemAllocationProp prop = pinned_on_device0();
 	size_t gran = 0, f0 = 0, f1 = 0, f2 = 0, f3 = 0, total = 0;
 	const size_t n = 16;
 	CUdeviceptr va = 0, va2 = 0;
@@ -476,11 +479,7 @@ static void probe_reset(void)
  * library forgets when a context ends leak (docs/design.md, section 6). */
 static void probe_vmm_context_end(void)
 {
-	CUmemAllocationProp prop;
-	memset(&prop, 0, sizeof(prop));
-	prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-	prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-	prop.location.id = 0;
+	CUmemAllocationProp prop = pinned_on_device0();
 	CUcontext c = NULL;
 	CUmemGenericAllocationHandle h = 0;
 	size_t gran = 0, f0 = 0, f1 = 0, total = 0;

@@ -20,18 +20,10 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from checks import check, finish  # noqa: E402
 from prom_text import parse_prometheus  # noqa: E402
 
 PROG, LIB, REPLAY = sys.argv[1:4]
-failures = 0
-
-
-def check(cond, what, detail=""):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL: {what}" + (f"\n{detail}" if detail else ""))
-    return cond
 
 
 def run(conf, args=(), extra_env=None):
@@ -201,5 +193,4 @@ with tempfile.TemporaryDirectory() as d:
           all(not fs[0]["filename"].endswith("libcachemalloc.so") for fs in frames),
           "stacks: the program's frames, the library's own left out", str(frames[:1]))
 
-print(f"{'ok' if not failures else 'FAILED'}: tools, {failures} failure(s)")
-sys.exit(1 if failures else 0)
+finish("tools")

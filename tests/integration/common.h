@@ -40,26 +40,24 @@ static atomic_int integ_failures;
 		atomic_fetch_add(&integ_failures, 1);                  \
 	} while (0)
 
-/* A call that must succeed; the program cannot go on without it. */
-#define CHECK(call)                                                              \
-	do {                                                                     \
-		cudaError_t integ_e_ = (call);                                   \
-		if (integ_e_ != cudaSuccess) {                                   \
-			FAIL("%s: expected cudaSuccess, got %s (%d)", #call,     \
-			     cudaGetErrorName(integ_e_), (int)integ_e_);          \
-			exit(1);                                                 \
-		}                                                                \
+/* call must return want (name() names both in the failure line); where
+ * fatal, the program cannot go on without it. */
+#define INTEG_EXPECT(type, call, want, name, fatal)                             \
+	do {                                                                    \
+		type integ_r_ = (call);                                         \
+		if (integ_r_ != (want)) {                                       \
+			FAIL("%s: expected %s, got %s (%d)", #call, name(want), \
+			     name(integ_r_), (int)integ_r_);                    \
+			if (fatal)                                              \
+				exit(1);                                        \
+		}                                                               \
 	} while (0)
 
+/* A call that must succeed; the program cannot go on without it. */
+#define CHECK(call) INTEG_EXPECT(cudaError_t, call, cudaSuccess, cudaGetErrorName, 1)
+
 /* A call that must return exactly `want`; the program goes on. */
-#define EXPECT_ERR(call, want)                                                     \
-	do {                                                                       \
-		cudaError_t integ_e_ = (call);                                     \
-		if (integ_e_ != (want))                                            \
-			FAIL("%s: expected %s, got %s (%d)", #call,                \
-			     cudaGetErrorName(want), cudaGetErrorName(integ_e_),   \
-			     (int)integ_e_);                                       \
-	} while (0)
+#define EXPECT_ERR(call, want) INTEG_EXPECT(cudaError_t, call, want, cudaGetErrorName, 0)
 
 #ifdef __cuda_cuda_h__
 /* A driver call that must succeed (programs that include cuda.h first). */
@@ -71,6 +69,16 @@ static atomic_int integ_failures;
 			exit(1);                                                      \
 		}                                                                     \
 	} while (0)
+
+/* cuInit, then device 0's primary context retained and made current. */
+static inline CUcontext integ_cu_start(void)
+{
+	CUcontext ctx;
+	CU_CHECK(cuInit(0));
+	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
+	CU_CHECK(cuCtxSetCurrent(ctx));
+	return ctx;
+}
 #endif
 
 static inline int integ_report(const char *prog)

@@ -16,6 +16,7 @@
 #define INTEG_DRIVER_H
 
 #include <cuda.h>
+#include <dlfcn.h>
 
 #include "common.h"
 
@@ -42,6 +43,10 @@ typedef struct drv {
 
 #define DRV_COUNT (sizeof(drv) / sizeof(void *))
 
+/* The table of the functions as the program links them: drv d = DRV_LINKED; */
+#define DRV_LINKED_SLOT(name) .name = name,
+#define DRV_LINKED { DRV_FUNCS(DRV_LINKED_SLOT) }
+
 static const char *const drv_base_names[] = {
 #define DRV_BASE(name) #name,
 	DRV_FUNCS(DRV_BASE)
@@ -53,6 +58,17 @@ static const char *const drv_exported_names[] = {
 	DRV_FUNCS(DRV_EXPORTED)
 #undef DRV_EXPORTED
 };
+
+/* For the programs that look the driver up: d emptied, and libcuda.so.1
+ * opened, or NULL (a failure said). */
+static inline void *drv_dlopen(drv *d)
+{
+	memset(d, 0, sizeof(*d));
+	void *h = dlopen("libcuda.so.1", RTLD_NOW);
+	if (!h)
+		FAIL("dlopen(libcuda.so.1): %s", dlerror());
+	return h;
+}
 
 /* Slot i of the table, as a data pointer (POSIX: function pointers fit). */
 static inline void **drv_slot(drv *d, size_t i)
@@ -70,23 +86,8 @@ static inline const char *drv_name(CUresult r)
 	return s;
 }
 
-#define DCHECK(call)                                                                  \
-	do {                                                                          \
-		CUresult drv_r_ = (call);                                             \
-		if (drv_r_ != CUDA_SUCCESS) {                                         \
-			FAIL("%s: expected CUDA_SUCCESS, got %s (%d)", #call,         \
-			     drv_name(drv_r_), (int)drv_r_);                          \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
-
-#define DEXPECT(call, want)                                                           \
-	do {                                                                          \
-		CUresult drv_r_ = (call);                                             \
-		if (drv_r_ != (want))                                                 \
-			FAIL("%s: expected %s, got %s (%d)", #call, drv_name(want),   \
-			     drv_name(drv_r_), (int)drv_r_);                          \
-	} while (0)
+#define DCHECK(call) INTEG_EXPECT(CUresult, call, CUDA_SUCCESS, drv_name, 1)
+#define DEXPECT(call, want) INTEG_EXPECT(CUresult, call, want, drv_name, 0)
 
 /* Reads [p, p + n) back and checks every byte is value. */
 static inline void drv_check(const drv *d, CUdeviceptr p, size_t n, int value, const char *what)
@@ -187,6 +188,17 @@ static inline void drv_exercise_streams(const drv *d)
 	DCHECK(d->cuStreamDestroy(b));
 	DCHECK(d->cuCtxSynchronize());
 	free(h);
+}
+
+/* For the race programs: d names the errors from now on, and device 0's
+ * primary context, retained, is current. */
+static inline void drv_start(const drv *d)
+{
+	CUcontext ctx;
+	drv_cur = d;
+	DCHECK(d->cuInit(0));
+	DCHECK(d->cuDevicePrimaryCtxRetain(&ctx, 0));
+	DCHECK(d->cuCtxSetCurrent(ctx));
 }
 
 /* The whole check, on a table already filled; returns the exit status. */

@@ -45,10 +45,7 @@ static void capture_with(CUresult (*begin)(CUstream), const char *name)
 
 int main(void)
 {
-	CUcontext ctx;
-	CU_CHECK(cuInit(0));
-	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
-	CU_CHECK(cuCtxSetCurrent(ctx));
+	integ_cu_start();
 	capture_with(cuStreamBeginCapture, "cuStreamBeginCapture");
 	capture_with(cuStreamBeginCapture_ptsz, "cuStreamBeginCapture_ptsz");
 	CU_CHECK(cuCtxSetCurrent(NULL));

@@ -55,10 +55,7 @@ static void round_with(CUresult (*destroy)(CUcontext), CUcontext ctx, const char
 
 int main(void)
 {
-	CUcontext ctx;
-	CU_CHECK(cuInit(0));
-	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
-	CU_CHECK(cuCtxSetCurrent(ctx));
+	CUcontext ctx = integ_cu_start();
 	round_with(cuCtxDestroy_v2, ctx, "cuCtxDestroy_v2");
 	round_with(cuCtxDestroy, ctx, "cuCtxDestroy");
 	CU_CHECK(cuCtxSetCurrent(NULL));

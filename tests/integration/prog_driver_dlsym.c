@@ -3,17 +3,12 @@
  * linking libcuda; checks in driver.h. */
 #include "driver.h"
 
-#include <dlfcn.h>
-
 int main(void)
 {
 	drv d;
-	memset(&d, 0, sizeof(d));
-	void *h = dlopen("libcuda.so.1", RTLD_NOW);
-	if (!h) {
-		FAIL("dlopen(libcuda.so.1): %s", dlerror());
+	void *h = drv_dlopen(&d);
+	if (!h)
 		return integ_report("driver_dlsym");
-	}
 	for (size_t i = 0; i < DRV_COUNT; i++)
 		*drv_slot(&d, i) = dlsym(h, drv_exported_names[i]);
 	return drv_exercise(&d, "driver_dlsym");

@@ -5,10 +5,6 @@
 
 int main(void)
 {
-	drv d = {
-#define DRV_LINKED(name) .name = name,
-		DRV_FUNCS(DRV_LINKED)
-#undef DRV_LINKED
-	};
+	drv d = DRV_LINKED;
 	return drv_exercise(&d, "driver_linked");
 }

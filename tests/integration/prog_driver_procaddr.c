@@ -11,8 +11,6 @@
  * checked apart. */
 #include "driver.h"
 
-#include <dlfcn.h>
-
 typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t,
 			   CUdriverProcAddressQueryResult *);
 
@@ -25,12 +23,9 @@ static int drv_version(const char *base)
 int main(void)
 {
 	drv d;
-	memset(&d, 0, sizeof(d));
-	void *h = dlopen("libcuda.so.1", RTLD_NOW);
-	if (!h) {
-		FAIL("dlopen(libcuda.so.1): %s", dlerror());
+	void *h = drv_dlopen(&d);
+	if (!h)
 		return integ_report("driver_procaddr");
-	}
 	gpa_fn gpa;
 	*(void **)&gpa = dlsym(h, "cuGetProcAddress_v2");
 	if (!gpa) {

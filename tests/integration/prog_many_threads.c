@@ -19,38 +19,8 @@ struct block {
 	int v;
 };
 
-struct mailbox {
-	pthread_mutex_t m;
-	struct block b[MAILBOX];
-	int count;
-};
-
-static struct mailbox boxes[THREADS];
-static pthread_barrier_t done_barrier;
-
-static bool mailbox_put(int to, struct block b)
-{
-	struct mailbox *mb = &boxes[to];
-	bool ok;
-	pthread_mutex_lock(&mb->m);
-	ok = mb->count < MAILBOX;
-	if (ok)
-		mb->b[mb->count++] = b;
-	pthread_mutex_unlock(&mb->m);
-	return ok;
-}
-
-static bool mailbox_take(int me, struct block *out)
-{
-	struct mailbox *mb = &boxes[me];
-	bool ok;
-	pthread_mutex_lock(&mb->m);
-	ok = mb->count > 0;
-	if (ok)
-		*out = mb->b[--mb->count];
-	pthread_mutex_unlock(&mb->m);
-	return ok;
-}
+#define MAILBOXES THREADS
+#include "mailbox.h"
 
 static void check_and_free(struct block b, int me, const char *how)
 {
@@ -94,20 +64,8 @@ static void *worker(void *arg)
 
 int main(void)
 {
-	pthread_t t[THREADS];
-
 	CHECK(cudaFree(NULL));
-	pthread_barrier_init(&done_barrier, NULL, THREADS);
-	for (int i = 0; i < THREADS; i++)
-		pthread_mutex_init(&boxes[i].m, NULL);
-	for (int i = 0; i < THREADS; i++) {
-		if (pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i) != 0) {
-			FAIL("pthread_create: expected 0, failed");
-			return 1;
-		}
-	}
-	for (int i = 0; i < THREADS; i++)
-		pthread_join(t[i], NULL);
+	mailbox_run(THREADS, worker);
 	CHECK(cudaDeviceSynchronize());
 	return integ_report("many_threads");
 }

@@ -40,15 +40,10 @@ struct block {
 	int v, dev;
 };
 
-struct mailbox {
-	pthread_mutex_t m;
-	struct block b[MAILBOX];
-	int count;
-};
+#define MAILBOXES MAX_DEVICES
+#include "mailbox.h"
 
 static int ndev;
-static struct mailbox boxes[MAX_DEVICES];
-static pthread_barrier_t done_barrier;
 static atomic_long alloc_calls;
 
 static void *alloc_on(size_t n)
@@ -57,28 +52,6 @@ static void *alloc_on(size_t n)
 	CHECK(cudaMalloc(&p, n));
 	atomic_fetch_add(&alloc_calls, 1);
 	return p;
-}
-
-static bool mailbox_put(int to, struct block b)
-{
-	struct mailbox *mb = &boxes[to];
-	pthread_mutex_lock(&mb->m);
-	bool ok = mb->count < MAILBOX;
-	if (ok)
-		mb->b[mb->count++] = b;
-	pthread_mutex_unlock(&mb->m);
-	return ok;
-}
-
-static bool mailbox_take(int me, struct block *out)
-{
-	struct mailbox *mb = &boxes[me];
-	pthread_mutex_lock(&mb->m);
-	bool ok = mb->count > 0;
-	if (ok)
-		*out = mb->b[--mb->count];
-	pthread_mutex_unlock(&mb->m);
-	return ok;
 }
 
 static void check_device(const void *p, int dev, const char *what)
@@ -238,7 +211,6 @@ static void enable_peers(void)
 
 int main(void)
 {
-	pthread_t t[MAX_DEVICES];
 	int count = 0;
 
 	CHECK(cudaGetDeviceCount(&count));
@@ -249,17 +221,7 @@ int main(void)
 	ndev = count < MAX_DEVICES ? count : MAX_DEVICES;
 	enable_peers();
 
-	pthread_barrier_init(&done_barrier, NULL, (unsigned)ndev);
-	for (int i = 0; i < ndev; i++)
-		pthread_mutex_init(&boxes[i].m, NULL);
-	for (int i = 0; i < ndev; i++) {
-		if (pthread_create(&t[i], NULL, pool_worker, (void *)(intptr_t)i) != 0) {
-			FAIL("pthread_create: expected 0, failed");
-			return 1;
-		}
-	}
-	for (int i = 0; i < ndev; i++)
-		pthread_join(t[i], NULL);
+	mailbox_run(ndev, pool_worker);
 
 	cross_device_race(0, 1);
 	cross_device_race(1, 0);

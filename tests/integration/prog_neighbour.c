@@ -58,6 +58,17 @@ static void *nb_find(const char *name, const char *base)
 #if NB_DEFINE
 static int nb_depth, nb_calls;
 
+/* Into one of the program's own definitions: being in one already means
+ * the library called the program's own again instead of the driver's. */
+static void nb_enter(const char *name)
+{
+	if (nb_depth++) {
+		printf("FAIL: %s by %s reached the program's own again\n", name, nb_mode);
+		fflush(stdout);
+		_exit(3);
+	}
+}
+
 /* Exported (-rdynamic): the first definition in the process. */
 #define NB_EXPORT __attribute__((visibility("default")))
 
@@ -66,11 +77,7 @@ NB_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 	static nb_alloc_fn next;
 	if (!next)
 		next = (nb_alloc_fn)nb_find("cuMemAlloc_v2", "cuMemAlloc");
-	if (nb_depth++) {
-		printf("FAIL: cuMemAlloc_v2 by %s reached the program's own again\n", nb_mode);
-		fflush(stdout);
-		_exit(3);
-	}
+	nb_enter("cuMemAlloc_v2");
 	CUresult r = next(p, n);
 	nb_depth--;
 	nb_calls++;
@@ -82,11 +89,7 @@ NB_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
 	static nb_free_fn next;
 	if (!next)
 		next = (nb_free_fn)nb_find("cuMemFree_v2", "cuMemFree");
-	if (nb_depth++) {
-		printf("FAIL: cuMemFree_v2 by %s reached the program's own again\n", nb_mode);
-		fflush(stdout);
-		_exit(3);
-	}
+	nb_enter("cuMemFree_v2");
 	CUresult r = next(p);
 	nb_depth--;
 	nb_calls++;
@@ -140,13 +143,10 @@ static void nb_dlerror(void)
 
 int main(int argc, char **argv)
 {
-	CUcontext ctx;
 	nb_mode = argc > 1 ? argv[1] : "linked";
 	if (!NB_DEFINE)
 		nb_dlerror(); /* first: before the driver is initialized */
-	CU_CHECK(cuInit(0));
-	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
-	CU_CHECK(cuCtxSetCurrent(ctx));
+	integ_cu_start();
 #if NB_DEFINE
 	nb_rounds(cuMemAlloc_v2, cuMemFree_v2);
 	if (nb_calls != 2 * NB_ROUNDS)

@@ -5,5 +5,5 @@
 
 int main(void)
 {
-	return run_race(cudaStreamDefault, "race_blocking");
+	return run_race(cudaStreamDefault, "race_blocking", false);
 }

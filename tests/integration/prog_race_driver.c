@@ -35,19 +35,11 @@ static void race_round(const drv *d, CUstream a, CUstream b, size_t n, int r, in
 int main(void)
 {
 	static const size_t sizes[] = { 4096, INTEG_MIB, 8 * INTEG_MIB };
-	drv d = {
-#define DRV_LINKED(name) .name = name,
-		DRV_FUNCS(DRV_LINKED)
-#undef DRV_LINKED
-	};
-	CUcontext ctx;
+	drv d = DRV_LINKED;
 	CUstream a, b;
 	int reused = 0, total = 0;
 
-	drv_cur = &d;
-	DCHECK(cuInit(0));
-	DCHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
-	DCHECK(cuCtxSetCurrent(ctx));
+	drv_start(&d);
 	DCHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
 	DCHECK(cuStreamCreate(&b, CU_STREAM_NON_BLOCKING));
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)

@@ -119,19 +119,11 @@ static void pitch_and_queries(const drv *d, const host_api *api)
 int main(void)
 {
 	static const size_t sizes[] = { 4096, INTEG_MIB, 8 * INTEG_MIB };
-	drv d = {
-#define DRV_LINKED(name) .name = name,
-		DRV_FUNCS(DRV_LINKED)
-#undef DRV_LINKED
-	};
-	CUcontext ctx;
+	drv d = DRV_LINKED;
 	CUstream a;
 	int reused = 0, total = 0;
 
-	drv_cur = &d;
-	DCHECK(cuInit(0));
-	DCHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
-	DCHECK(cuCtxSetCurrent(ctx));
+	drv_start(&d);
 	DCHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
 	host_api linked = { cuMemHostAlloc, cuMemFreeHost, cuMemAllocHost, cuMemAllocPitch };
 	host_api looked_up = { procaddr("cuMemHostAlloc"), procaddr("cuMemFreeHost"),

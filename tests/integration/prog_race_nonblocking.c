@@ -4,5 +4,5 @@
 
 int main(void)
 {
-	return run_race(cudaStreamNonBlocking, "race_nonblocking");
+	return run_race(cudaStreamNonBlocking, "race_nonblocking", false);
 }

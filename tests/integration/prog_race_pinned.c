@@ -25,45 +25,36 @@ static void check_host(const unsigned char *h, int value, size_t n, const char *
 		}
 }
 
-static void to_device(size_t n, unsigned flags, cudaStream_t a, int round)
+/* One round: into_host copies device memory holding 1 into pinned p (q
+ * must read 2 after), else p holding 1 into device memory d (d must read
+ * 1); either copy queued behind the slow kernel, p freed at once. */
+static void race_round(size_t n, unsigned flags, cudaStream_t a, int round, bool into_host)
 {
 	void *p = NULL, *q = NULL, *d = NULL;
 	char what[128];
 	CHECK(cudaMalloc(&d, n));
+	if (into_host)
+		CHECK(cudaMemset(d, 1, n));
 	CHECK(cudaHostAlloc(&p, n, flags));
-	memset(p, 1, n);
+	if (!into_host)
+		memset(p, 1, n);
 	CHECK(cudaLaunchHostFunc(a, integ_sleep_fn, (void *)(uintptr_t)INTEG_SLOW_MS));
-	CHECK(cudaMemcpyAsync(d, p, n, cudaMemcpyHostToDevice, a));
+	if (into_host)
+		CHECK(cudaMemcpyAsync(p, d, n, cudaMemcpyDeviceToHost, a));
+	else
+		CHECK(cudaMemcpyAsync(d, p, n, cudaMemcpyHostToDevice, a));
 	CHECK(cudaFreeHost(p));
 	CHECK(cudaHostAlloc(&q, n, flags));
 	memset(q, 2, n);
 	CHECK(cudaDeviceSynchronize());
 	rounds_reused += p == q;
-	snprintf(what, sizeof(what), "host to device, %zu bytes, flags %u, round %d (q %s p)", n,
-		 flags, round, p == q ? "==" : "!=");
-	check_fill_all(d, 1, n, what);
-	printf("%s\n", what);
-	CHECK(cudaFreeHost(q));
-	CHECK(cudaFree(d));
-}
-
-static void to_host(size_t n, unsigned flags, cudaStream_t a, int round)
-{
-	void *p = NULL, *q = NULL, *d = NULL;
-	char what[128];
-	CHECK(cudaMalloc(&d, n));
-	CHECK(cudaMemset(d, 1, n));
-	CHECK(cudaHostAlloc(&p, n, flags));
-	CHECK(cudaLaunchHostFunc(a, integ_sleep_fn, (void *)(uintptr_t)INTEG_SLOW_MS));
-	CHECK(cudaMemcpyAsync(p, d, n, cudaMemcpyDeviceToHost, a));
-	CHECK(cudaFreeHost(p));
-	CHECK(cudaHostAlloc(&q, n, flags));
-	memset(q, 2, n);
-	CHECK(cudaDeviceSynchronize());
-	rounds_reused += p == q;
-	snprintf(what, sizeof(what), "device to host, %zu bytes, flags %u, round %d (q %s p)", n,
-		 flags, round, p == q ? "==" : "!=");
-	check_host(q, 2, n, what);
+	snprintf(what, sizeof(what), "%s, %zu bytes, flags %u, round %d (q %s p)",
+		 into_host ? "device to host" : "host to device", n, flags, round,
+		 p == q ? "==" : "!=");
+	if (into_host)
+		check_host(q, 2, n, what);
+	else
+		check_fill_all(d, 1, n, what);
 	printf("%s\n", what);
 	CHECK(cudaFreeHost(q));
 	CHECK(cudaFree(d));
@@ -79,8 +70,8 @@ int main(void)
 	for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++)
 		for (size_t fi = 0; fi < sizeof(flags) / sizeof(flags[0]); fi++)
 			for (int r = 0; r < 2; r++) {
-				to_device(sizes[si], flags[fi], a, r);
-				to_host(sizes[si], flags[fi], a, r);
+				race_round(sizes[si], flags[fi], a, r, false);
+				race_round(sizes[si], flags[fi], a, r, true);
 			}
 	CHECK(cudaStreamDestroy(a));
 	printf("race_pinned: q == p in %d of %zu rounds\n", rounds_reused,

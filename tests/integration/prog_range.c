@@ -87,11 +87,8 @@ static void expect_report_names_driver(void)
 
 int main(void)
 {
-	CUcontext ctx;
 	CUdeviceptr a = 0, b = 0;
-	CU_CHECK(cuInit(0));
-	CU_CHECK(cuDevicePrimaryCtxRetain(&ctx, 0));
-	CU_CHECK(cuCtxSetCurrent(ctx));
+	integ_cu_start();
 	CU_CHECK(cuMemAlloc(&a, ASKED));
 	CU_CHECK(cuMemAlloc(&b, ASKED));
 	expect_range(a, a, ASKED, "a block's start");

@@ -1,5 +1,6 @@
-/* tests/integration/race.h - the free-then-reuse race of prog_race_blocking
- * and prog_race_nonblocking.
+/* tests/integration/race.h - the free-then-reuse race of prog_race_blocking,
+ * prog_race_nonblocking, prog_race_churn and (stream-ordered) of
+ * prog_race_freeasync.
  *
  * Stream A runs the slow kernel and then writes 1 into p. The program frees
  * p with cudaFree (legal: CUDA's cudaFree waits for the device), allocates q
@@ -11,13 +12,16 @@
  * default the cache takes new memory for q while p awaits its order
  * (max_pending_mb); with a bound below a segment it orders p and reuses
  * it, which INTEG_EXPECT_REUSE makes the program require.
+ *
+ * With async_free p is taken with cudaMallocAsync and given back with
+ * cudaFreeAsync, both on A: the free itself waits for the slow kernel.
  */
 #ifndef INTEG_RACE_H
 #define INTEG_RACE_H
 
 #include "common.h"
 
-static int run_race(unsigned stream_flags, const char *name)
+static int run_race(unsigned stream_flags, const char *name, bool async_free)
 {
 	static const size_t sizes[] = { 4096, INTEG_MIB, 8 * INTEG_MIB };
 	const int rounds = 3;
@@ -32,9 +36,15 @@ static int run_race(unsigned stream_flags, const char *name)
 			size_t n = sizes[si];
 			void *p = NULL, *q = NULL;
 
-			CHECK(cudaMalloc(&p, n));
+			if (async_free)
+				CHECK(cudaMallocAsync(&p, n, a));
+			else
+				CHECK(cudaMalloc(&p, n));
 			slow_fill(p, 1, n, a);
-			CHECK(cudaFree(p));
+			if (async_free)
+				CHECK(cudaFreeAsync(p, a));
+			else
+				CHECK(cudaFree(p));
 			CHECK(cudaMalloc(&q, n));
 			CHECK(cudaMemsetAsync(q, 2, n, b));
 			CHECK(cudaDeviceSynchronize());
