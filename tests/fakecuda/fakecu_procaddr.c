@@ -27,16 +27,17 @@
 #include "fakecu_internal.h"
 
 #include <string.h>
+#include "../fnptr.h"
 
 typedef struct fk_proc {
 	const char *base, *name;
 	int version;
 	bool ptsz;
-	void *fn;
+	any_fn fn;
 } fk_proc;
 
-#define P(base, name, version) { #base, #name, version, false, (void *)name }
-#define T(base, name, version) { #base, #name, version, true, (void *)name }
+#define P(base, name, version) { #base, #name, version, false, (any_fn)name }
+#define T(base, name, version) { #base, #name, version, true, (any_fn)name }
 
 static const fk_proc fk_procs[] = {
 	P(cuInit, cuInit, 2000),
@@ -217,7 +218,7 @@ static CUresult fk_proc_lookup(const char *symbol, void **pfn, int version, cuui
 	}
 	if (best && (flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))
 		best = fk_proc_ptsz(best, version);
-	*pfn = best ? best->fn : NULL;
+	*pfn = best ? ptr_of(best->fn) : NULL;
 	if (status)
 		*status = best ? CU_GET_PROC_ADDRESS_SUCCESS
 		          : named ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT

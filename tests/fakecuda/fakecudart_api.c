@@ -19,6 +19,7 @@
 #include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../fnptr.h"
 
 #define RT_DP(p) ((CUdeviceptr)(uintptr_t)(p))
 
@@ -43,8 +44,8 @@ static void rt_reenter_scratch(void)
 {
 	typedef cudaError_t (*malloc_fn)(void **, size_t);
 	typedef cudaError_t (*free_fn)(void *);
-	malloc_fn m = (malloc_fn)dlsym(RTLD_DEFAULT, "cudaMalloc");
-	free_fn f = (free_fn)dlsym(RTLD_DEFAULT, "cudaFree");
+	malloc_fn m = (malloc_fn)fn_of(dlsym(RTLD_DEFAULT, "cudaMalloc"));
+	free_fn f = (free_fn)fn_of(dlsym(RTLD_DEFAULT, "cudaFree"));
 	void *scratch = NULL;
 
 	if (!m)

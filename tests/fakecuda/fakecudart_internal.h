@@ -82,15 +82,20 @@ cudaError_t rt_err(CUresult r);      /* CUresult to cudaError_t */
 cudaError_t rt_call_result(CUresult r); /* rt_ret(rt_err(r)) */
 /* rt_call_result of a driver call, made as the program's: no failure is
  * injected into it (fakecu_fault.c). */
-#define rt_call(call)                                                   \
-	({                                                              \
-		if (rt_cu.ex)                                           \
-			rt_cu.ex->program_call(1);                      \
-		CUresult rt_c_ = (call);                                \
-		if (rt_cu.ex)                                           \
-			rt_cu.ex->program_call(-1);                     \
-		rt_call_result(rt_c_);                                  \
-	})
+#define rt_call(call) (rt_program_call_begin(), rt_program_call_end(call))
+/* The comma sequences them: begin, then the call (end's argument), then end. */
+static inline void rt_program_call_begin(void)
+{
+	if (rt_cu.ex)
+		rt_cu.ex->program_call(1);
+}
+
+static inline cudaError_t rt_program_call_end(CUresult r)
+{
+	if (rt_cu.ex)
+		rt_cu.ex->program_call(-1);
+	return rt_call_result(r);
+}
 /* The driver loaded and initialized: cudaSuccess or the error. */
 cudaError_t rt_init(void);
 /* rt_init, then a current context: the driver's, or the primary context of

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "../fnptr.h"
 
 #define NB_EXPORT __attribute__((visibility("default")))
 
@@ -47,7 +48,7 @@ NB_EXPORT CUresult cuInit(unsigned flags)
 {
 	static CUresult (*next)(unsigned);
 	if (!next) {
-		next = (CUresult(*)(unsigned))nb_next("cuInit", (void *)cuInit);
+		next = (CUresult(*)(unsigned))fn_of(nb_next("cuInit", PTR_OF(cuInit)));
 		const char *probes[] = {"cuNbProbe", "cublasNbProbe"};
 		for (int i = 0; i < 2; i++)
 			printf("nb_shim: dlsym(RTLD_NEXT, %s): %s\n", probes[i],
@@ -70,7 +71,8 @@ NB_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 {
 	static CUresult (*next)(CUdeviceptr *, size_t);
 	if (!next)
-		next = (CUresult(*)(CUdeviceptr *, size_t))nb_next("cuMemAlloc_v2", (void *)cuMemAlloc_v2);
+		next = (CUresult(*)(CUdeviceptr *, size_t))fn_of(nb_next("cuMemAlloc_v2",
+								       PTR_OF(cuMemAlloc_v2)));
 	nb_enter("cuMemAlloc_v2");
 	CUresult r = next ? next(p, n) : CUDA_ERROR_NOT_FOUND;
 	nb_depth--;
@@ -81,7 +83,7 @@ NB_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
 {
 	static CUresult (*next)(CUdeviceptr);
 	if (!next)
-		next = (CUresult(*)(CUdeviceptr))nb_next("cuMemFree_v2", (void *)cuMemFree_v2);
+		next = (CUresult(*)(CUdeviceptr))fn_of(nb_next("cuMemFree_v2", PTR_OF(cuMemFree_v2)));
 	nb_enter("cuMemFree_v2");
 	CUresult r = next ? next(p) : CUDA_ERROR_NOT_FOUND;
 	nb_depth--;

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "../fnptr.h"
 
 #undef cuGetProcAddress
 
@@ -50,9 +51,9 @@ static nb_dlsym_fn nb_dlsym_next(void)
 {
 	nb_dlsym_fn f = __atomic_load_n(&nb_real_dlsym, __ATOMIC_ACQUIRE);
 	if (!f) {
-		f = (nb_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34");
+		f = (nb_dlsym_fn)fn_of(dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.34"));
 		if (!f)
-			f = (nb_dlsym_fn)dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5");
+			f = (nb_dlsym_fn)fn_of(dlvsym(RTLD_NEXT, "dlsym", "GLIBC_2.2.5"));
 		__atomic_store_n(&nb_real_dlsym, f, __ATOMIC_RELEASE);
 	}
 	return f;
@@ -93,13 +94,13 @@ static void nb_enter(const char *name)
 static void *nb_own(const char *name)
 {
 	if (strcmp(name, "cuMemAlloc_v2") == 0)
-		return (void *)cuMemAlloc_v2;
+		return PTR_OF(cuMemAlloc_v2);
 	if (strcmp(name, "cuMemFree_v2") == 0)
-		return (void *)cuMemFree_v2;
+		return PTR_OF(cuMemFree_v2);
 	if (strcmp(name, "cuGetProcAddress") == 0)
-		return (void *)cuGetProcAddress;
+		return PTR_OF(cuGetProcAddress);
 	if (strcmp(name, "cuGetProcAddress_v2") == 0)
-		return (void *)cuGetProcAddress_v2;
+		return PTR_OF(cuGetProcAddress_v2);
 	return NULL;
 }
 
@@ -134,11 +135,11 @@ static void nb_put_own(const char *sym, void **fn, int ver)
 	if (ver < 3020)
 		return;
 	if (strcmp(sym, "cuMemAlloc") == 0)
-		*fn = (void *)cuMemAlloc_v2;
+		*fn = PTR_OF(cuMemAlloc_v2);
 	else if (strcmp(sym, "cuMemFree") == 0)
-		*fn = (void *)cuMemFree_v2;
+		*fn = PTR_OF(cuMemFree_v2);
 	else if (strcmp(sym, "cuGetProcAddress") == 0)
-		*fn = ver >= 12000 ? (void *)cuGetProcAddress_v2 : (void *)cuGetProcAddress;
+		*fn = ver >= 12000 ? PTR_OF(cuGetProcAddress_v2) : PTR_OF(cuGetProcAddress);
 }
 
 CUresult cuGetProcAddress_v2(const char *sym, void **fn, int ver, cuuint64_t flags,

@@ -14,6 +14,7 @@
 #include <dlfcn.h>
 
 #include "common.h"
+#include "../fnptr.h"
 
 static bool observable = true;
 
@@ -76,8 +77,8 @@ int main(int argc, char **argv)
 
 	/* The 3.x push and pop, as a program built long ago finds them. */
 	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-	CUresult (*push_v1)(CUcontext) = lib ? (CUresult(*)(CUcontext))dlsym(lib, "cuCtxPushCurrent") : NULL;
-	CUresult (*pop_v1)(CUcontext *) = lib ? (CUresult(*)(CUcontext *))dlsym(lib, "cuCtxPopCurrent") : NULL;
+	CUresult (*push_v1)(CUcontext) = lib ? (CUresult(*)(CUcontext))fn_of(dlsym(lib, "cuCtxPushCurrent")) : NULL;
+	CUresult (*pop_v1)(CUcontext *) = lib ? (CUresult(*)(CUcontext *))fn_of(dlsym(lib, "cuCtxPopCurrent")) : NULL;
 	if (push_v1 && pop_v1) {
 		push_v1(primary);
 		expect_in(primary, "cuCtxPushCurrent (3.x, dlsym)");

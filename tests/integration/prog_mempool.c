@@ -22,6 +22,7 @@
 #include "common.h"
 
 #include <dlfcn.h>
+#include "../fnptr.h"
 
 #define N (64 * INTEG_MIB)
 
@@ -190,11 +191,11 @@ static void driver_default_pool(void)
 	CUdriverProcAddressQueryResult st;
 	get_attr_fn linked = cuMemPoolGetAttribute, by_dlsym, by_gpa = NULL;
 	CU_CHECK(cuDeviceGetDefaultMemPool(&pool, 0));
-	by_dlsym = (get_attr_fn)dlsym(RTLD_DEFAULT, "cuMemPoolGetAttribute");
+	by_dlsym = (get_attr_fn)fn_of(dlsym(RTLD_DEFAULT, "cuMemPoolGetAttribute"));
 	CU_CHECK(cuGetProcAddress("cuMemPoolGetAttribute", (void **)&by_gpa, CUDA_VERSION, 0, &st));
 	if (!by_dlsym || !by_gpa) {
 		FAIL("cuMemPoolGetAttribute not found: dlsym %p, cuGetProcAddress %p",
-		     (void *)by_dlsym, (void *)by_gpa);
+		     PTR_OF(by_dlsym), PTR_OF(by_gpa));
 		return;
 	}
 	uint64_t used0 = cu_used(linked, pool);

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "../fnptr.h"
 
 #define NB_ROUNDS 64
 
@@ -46,7 +47,7 @@ static void *nb_find(const char *name, const char *base)
 		if (cuGetProcAddress_v2(base, &f, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &st) != CUDA_SUCCESS)
 			f = NULL;
 	} else if (strcmp(nb_mode, "linked") == 0) {
-		f = strcmp(base, "cuMemAlloc") == 0 ? (void *)cuMemAlloc_v2 : (void *)cuMemFree_v2;
+		f = strcmp(base, "cuMemAlloc") == 0 ? PTR_OF(cuMemAlloc_v2) : PTR_OF(cuMemFree_v2);
 	}
 	if (!f) {
 		FAIL("%s by %s: not found", name, nb_mode);
@@ -76,7 +77,7 @@ NB_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 {
 	static nb_alloc_fn next;
 	if (!next)
-		next = (nb_alloc_fn)nb_find("cuMemAlloc_v2", "cuMemAlloc");
+		next = (nb_alloc_fn)fn_of(nb_find("cuMemAlloc_v2", "cuMemAlloc"));
 	nb_enter("cuMemAlloc_v2");
 	CUresult r = next(p, n);
 	nb_depth--;
@@ -88,7 +89,7 @@ NB_EXPORT CUresult cuMemFree_v2(CUdeviceptr p)
 {
 	static nb_free_fn next;
 	if (!next)
-		next = (nb_free_fn)nb_find("cuMemFree_v2", "cuMemFree");
+		next = (nb_free_fn)fn_of(nb_find("cuMemFree_v2", "cuMemFree"));
 	nb_enter("cuMemFree_v2");
 	CUresult r = next(p);
 	nb_depth--;
@@ -152,8 +153,8 @@ int main(int argc, char **argv)
 	if (nb_calls != 2 * NB_ROUNDS)
 		FAIL("the program's own functions: expected %d calls, got %d", 2 * NB_ROUNDS, nb_calls);
 #else
-	nb_rounds((nb_alloc_fn)nb_find("cuMemAlloc_v2", "cuMemAlloc"),
-		  (nb_free_fn)nb_find("cuMemFree_v2", "cuMemFree"));
+	nb_rounds((nb_alloc_fn)fn_of(nb_find("cuMemAlloc_v2", "cuMemAlloc")),
+		  (nb_free_fn)fn_of(nb_find("cuMemFree_v2", "cuMemFree")));
 	nb_dlerror();
 #endif
 	CU_CHECK(cuCtxSetCurrent(NULL));

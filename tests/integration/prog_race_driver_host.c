@@ -18,6 +18,7 @@
 #include "driver.h"
 
 #include "../fakecuda/fakecu_pitch.h"
+#include "../fnptr.h"
 
 typedef struct host_api {
 	__typeof__(&cuMemHostAlloc) host_alloc;
@@ -126,8 +127,12 @@ int main(void)
 	drv_start(&d);
 	DCHECK(cuStreamCreate(&a, CU_STREAM_NON_BLOCKING));
 	host_api linked = { cuMemHostAlloc, cuMemFreeHost, cuMemAllocHost, cuMemAllocPitch };
-	host_api looked_up = { procaddr("cuMemHostAlloc"), procaddr("cuMemFreeHost"),
-			       procaddr("cuMemAllocHost"), procaddr("cuMemAllocPitch") };
+	host_api looked_up = {
+		(__typeof__(&cuMemHostAlloc))fn_of(procaddr("cuMemHostAlloc")),
+		(__typeof__(&cuMemFreeHost))fn_of(procaddr("cuMemFreeHost")),
+		(__typeof__(&cuMemAllocHost))fn_of(procaddr("cuMemAllocHost")),
+		(__typeof__(&cuMemAllocPitch))fn_of(procaddr("cuMemAllocPitch")),
+	};
 	const host_api *apis[] = { &linked, &looked_up };
 	for (int k = 0; k < 2; k++) {
 		pitch_and_queries(&d, apis[k]);

@@ -7,6 +7,7 @@
  */
 #include <dlfcn.h>
 #include <stdio.h>
+#include "../fnptr.h"
 
 int main(int argc, char **argv)
 {
@@ -17,7 +18,7 @@ int main(int argc, char **argv)
 		       __FILE__, __LINE__, path, dlerror());
 		return 1;
 	}
-	int (*run)(int) = (int (*)(int))dlsym(h, "user_run");
+	int (*run)(int) = (int (*)(int))fn_of(dlsym(h, "user_run"));
 	if (!run) {
 		printf("FAIL %s:%d: dlsym(user_run): expected the function, got %s\n", __FILE__,
 		       __LINE__, dlerror());

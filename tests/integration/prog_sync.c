@@ -11,6 +11,7 @@
 #include <dlfcn.h>
 
 #include "common.h"
+#include "../fnptr.h"
 
 typedef cudaError_t (*sync_stream_fn)(cudaStream_t);
 typedef cudaError_t (*sync_device_fn)(void);
@@ -33,10 +34,12 @@ static void *next_symbol(const char *name, bool expect_hooked)
 int main(int argc, char **argv)
 {
 	bool expect_hooked = argc > 1 && strcmp(argv[1], "expect-hooked") == 0;
-	sync_stream_fn stream_sync = (sync_stream_fn)next_symbol("cudaStreamSynchronize", expect_hooked);
+	sync_stream_fn stream_sync =
+		(sync_stream_fn)fn_of(next_symbol("cudaStreamSynchronize", expect_hooked));
 	sync_stream_fn stream_sync_ptsz =
-		(sync_stream_fn)next_symbol("cudaStreamSynchronize_ptsz", expect_hooked);
-	sync_device_fn device_sync = (sync_device_fn)next_symbol("cudaDeviceSynchronize", expect_hooked);
+		(sync_stream_fn)fn_of(next_symbol("cudaStreamSynchronize_ptsz", expect_hooked));
+	sync_device_fn device_sync =
+		(sync_device_fn)fn_of(next_symbol("cudaDeviceSynchronize", expect_hooked));
 	cudaStream_t a;
 	void *p;
 	int syncs = 0;
