@@ -232,10 +232,10 @@ typedef struct cm_livemap {
 /* A device: the fast path's cache line and the lock here; the rest in
  * slices, each defined by the wing that writes it in its *_types.h
  * (record/record_types.h, order/order_types.h, mem/mem_types.h,
- * report/report_types.h, serve/serve_types.h; record's stats last), as anonymous members so
- * that every wing names a field the same way. A lower wing may read a
- * flag of a higher slice (in_use, short_of_memory) as data, never call up
- * for it. */
+ * report/report_types.h, serve/serve_types.h; record's stats last), as
+ * anonymous members so that every wing names a field the same way. A
+ * lower wing may read a flag of a higher slice (in_use, short_of_memory)
+ * as data, never call up for it. */
 struct cm_device {
 	/* What the per-thread caches' fast path reads (tcache_fast.h, fence.c's
 	 * inline checks), in one cache line and not the lock's. */
