@@ -11,9 +11,11 @@
 #include "fixture.h"
 #include "internal.h"
 
-static void submit_open(fixture *f)
+/* A 1 GiB heap that sees submissions, with conf (CM_ORDER_AT_ONCE: every
+ * reuse ordered at once; NULL: the defaults, frees may await). */
+static void submit_open(fixture *f, const char *conf)
 {
-	fixture_open(f, GiB, CM_ORDER_AT_ONCE);
+	fixture_open(f, GiB, conf);
 	cm_heap_track_submissions(f->heap);
 }
 
@@ -39,7 +41,7 @@ static void test_idle_streams_cost_nothing(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	for (int i = 0; i < 128; i++)
 		fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
@@ -86,7 +88,7 @@ static void test_busy_stream_ordered_not_waited(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = submit_gate(&f, a);
@@ -118,7 +120,7 @@ static void test_mark_after_submission(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096), x = fixture_malloc(&f, 8192);
 	submit_memset(&f, x, 0, 8192, a);
@@ -147,7 +149,7 @@ static void test_unknown_stream_counts_as_ran(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	cm_stream a = sim_stream_create(f.sim, 0, true), b = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, a);
@@ -169,7 +171,7 @@ static void test_failing_stream_forgotten(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	submit_memset(&f, p, 1, 4096, a);
@@ -198,7 +200,7 @@ static void test_failing_stream_unproven_waits(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = submit_gate(&f, a);
@@ -290,7 +292,7 @@ static void test_pending_proven_by_collect(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	cm_heap_destroy(f.heap); /* reopened with a bound of 1 MiB */
 	f.cfg.max_pending = CM_MiB;
 	assert_int_equal(cm_heap_create(sim_backend(f.sim), &f.cfg, &f.heap), CM_OK);
@@ -350,8 +352,7 @@ static void test_device_sync_gives_quiet_back(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
-	cm_heap_track_submissions(f.heap);
+	submit_open(&f, NULL);
 	cm_stream s = fixture_stream(&f, true);
 	uintptr_t w = fixture_malloc(&f, 4096);
 	submit_memset(&f, w, 1, 4096, s);
@@ -377,8 +378,7 @@ static void test_destroyed_streams_leave_legacy_alone(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
-	cm_heap_track_submissions(f.heap);
+	submit_open(&f, NULL);
 	uintptr_t w[4]; /* a block per stream: the streams are not ordered */
 	for (int i = 0; i < 4; i++) {
 		w[i] = fixture_malloc(&f, 4096);
@@ -411,8 +411,7 @@ static void test_idle_nonblocking_stream_sets_nothing_aside(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
-	cm_heap_track_submissions(f.heap);
+	submit_open(&f, NULL);
 	cm_stream idle = fixture_stream(&f, true);
 	uintptr_t live[4] = { 0 };
 	for (int i = 0; i < 4000; i++) {
@@ -480,8 +479,7 @@ static void test_reaped_zombies_leave_device_quiet(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, GiB, NULL);
-	cm_heap_track_submissions(f.heap);
+	submit_open(&f, NULL);
 	fixture_stream(&f, true);
 	for (int i = 0; i < 256; i++) {
 		cm_stream s = fixture_stream(&f, true);
@@ -590,7 +588,7 @@ static void test_handle_reused_after_unseen_destroy(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	cm_stream a = fixture_stream(&f, true), b = fixture_stream(&f, true);
 	uintptr_t p = fixture_malloc(&f, 4096);
 	sim_gate *g = submit_gate(&f, a);
@@ -622,7 +620,7 @@ static void test_zombie_tails_waited_once(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f); /* max_pending_mb:0: a cover at every reuse that needs one */
+	submit_open(&f, CM_ORDER_AT_ONCE); /* max_pending_mb:0: a cover at every reuse that needs one */
 	enum { ZOMBIES = 100, COVERS = 50 };
 	sim_gate *g[ZOMBIES];
 	for (int i = 0; i < ZOMBIES; i++) {
@@ -655,7 +653,7 @@ static void test_stream_churn_bounded(void **state)
 {
 	(void)state;
 	fixture f;
-	submit_open(&f);
+	submit_open(&f, CM_ORDER_AT_ONCE);
 	for (int i = 0; i < 10000; i++) {
 		cm_stream s = fixture_stream(&f, true);
 		assert_non_null(cm_dir_find(&f.heap->dir, s));
