@@ -45,14 +45,6 @@
 
 #include "order.h"
 
-/* Atomically raises *a to v (the epochs and sequences only grow). */
-static void cm_atomic_max(_Atomic uint64_t *a, uint64_t v)
-{
-	uint64_t cur = atomic_load(a);
-	while (cur < v && !atomic_compare_exchange_weak(a, &cur, v))
-		;
-}
-
 void cm_fence_init_device(cm_device *d)
 {
 	atomic_init(&d->epoch, 1);
@@ -339,16 +331,20 @@ static bool cm_cover_stream(cm_device *d, cm_stream_rec *r)
 	return true;
 }
 
-/* Whether a cover now would have more to order than the legacy stream's
- * work: a non-blocking stream that ran since the last cover, or a zombie.
- * Reads the ran list as cm_collect_record_ran does; a flag set after the
- * read is taken by the cover all the same (this only weighs its cost). */
-static bool cm_nonblocking_ran(cm_device *d)
+/* Whether a cover now might delay a busy stream, beyond the legacy
+ * stream's own work: a zombie, or a non-blocking stream that ran since the
+ * last cover (ask: and still answers busy to a query, asked only at a
+ * growth). Reads the ran list as cm_collect_record_ran does; a flag set
+ * after the read is taken by the cover all the same (this only weighs its
+ * cost). Without submissions seen nothing is known: true. */
+static bool cm_nonblocking_busy(cm_device *d, bool ask)
 {
+	const cm_backend *be = d->heap->be;
 	if (!d->heap->sees_submissions || atomic_load(&d->zombies))
 		return true;
 	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
-		if (r->alive && r->kind == CM_SK_NONBLOCKING && atomic_load(&r->ran))
+		if (r->alive && r->kind == CM_SK_NONBLOCKING && atomic_load(&r->ran) &&
+		    (!ask || be->stream_query(be->ctx, d->index, r->handle) != CM_OK))
 			return true;
 	return false;
 }
@@ -796,7 +792,7 @@ size_t cm_pending_max(const cm_device *d)
 bool cm_free_awaits(cm_device *d, const cm_pool *pool, const cm_tag *t)
 {
 	if (d->free_fence != CM_FENCE_GPU || pool->stream || t->stream || d->nb_count == 0 ||
-	    cm_pending_max(d) == 0 || !cm_nonblocking_ran(d))
+	    cm_pending_max(d) == 0 || !cm_nonblocking_busy(d, false))
 		return false;
 	if (!d->heap->sees_submissions && atomic_load(&d->user_streams) <= CM_FENCE_MAX_NB)
 		return false; /* rule 4's idle proof may still serve it at once */
@@ -839,7 +835,7 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 	/* With no non-blocking stream, or none that ran since the last cover
 	 * (libraries create streams they rarely use), ordering is one event on
 	 * legacy and delays no busy stream: at once. */
-	if (cm_pending_max(d) == 0 || d->nb_count == 0 || !cm_nonblocking_ran(d))
+	if (cm_pending_max(d) == 0 || d->nb_count == 0 || !cm_nonblocking_busy(d, false))
 		return cm_order_pending(d) ? CM_OK : CM_NOT_READY;
 	/* Else the block awaits a proof: the collect's completion, unless the
 	 * bound makes the order come first (a full fence when few streams
@@ -861,22 +857,6 @@ uint64_t cm_proven_epoch(cm_device *d)
 	return ordered > completed ? ordered : completed;
 }
 
-/* Whether every non-blocking stream that ran since the last cover has
- * finished its work (a query each; no zombie): a cover then delays no
- * busy stream, and the blocks awaiting it serve the request instead of
- * new memory. Asked only before the device is, at a growth. */
-static bool cm_nonblocking_idle(cm_device *d)
-{
-	const cm_backend *be = d->heap->be;
-	if (!d->heap->sees_submissions || atomic_load(&d->zombies))
-		return false;
-	for (cm_stream_rec *r = atomic_load(&d->ran_list); r; r = r->ran_next)
-		if (r->alive && r->kind == CM_SK_NONBLOCKING && atomic_load(&r->ran) &&
-		    be->stream_query(be->ctx, d->index, r->handle) != CM_OK)
-			return false;
-	return true;
-}
-
 /* After a search missed, with blocks awaiting: whether the collect in
  * flight completed, a proof for them (polled at most once per
  * allocation). With none in flight (the last one proved only those
@@ -895,15 +875,17 @@ bool cm_pending_poll(cm_device *d)
 /* Memory pending behind unfinished work is bounded (docs/design.md,
  * "Pending memory"): a miss takes new memory while the free blocks
  * awaiting their proof (pending_bytes) and the new memory stay within
- * max_pending_mb; past it (or when a block the search passed over did not
- * fit in it), every pending block is made reusable at once. True: it was,
- * search again. */
+ * max_pending_mb and a stream that ran is still busy; past it (or when a
+ * block the search passed over did not fit in it, or once those streams
+ * are idle: the cover then delays none), every pending block is made
+ * reusable at once. True: it was, search again. */
 bool cm_pending_bound(cm_device *d, const cm_request *rq, size_t grow)
 {
 	size_t pending = d->stats.pending_bytes, max = cm_pending_max(d);
 	if (!pending && !rq->over_bound)
 		return false;
-	if (!rq->over_bound && grow <= max && pending <= max - grow && !cm_nonblocking_idle(d))
+	if (!rq->over_bound && grow <= max && pending <= max - grow &&
+	    cm_nonblocking_busy(d, true))
 		return false;
 	return cm_order_pending(d);
 }

@@ -8,6 +8,14 @@
 
 #include "../record/record.h"
 
+/* Atomically raises *a to v (the epochs and sequences only grow). */
+static inline void cm_atomic_max(_Atomic uint64_t *a, uint64_t v)
+{
+	uint64_t cur = atomic_load(a);
+	while (cur < v && !atomic_compare_exchange_weak(a, &cur, v))
+		;
+}
+
 /* streams.c: stream records, the event pool. */
 cm_status cm_stream_init_device(cm_device *d);
 void cm_stream_fini_device(cm_device *d);

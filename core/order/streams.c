@@ -304,9 +304,7 @@ cm_status cm_stream_sync_device_at(cm_device *d, uint64_t *mark)
 	if (st != CM_OK)
 		return st;
 	d->stats.host_syncs++;
-	uint64_t cur = atomic_load(&d->completed_epoch);
-	while (cur < e && !atomic_compare_exchange_weak(&d->completed_epoch, &cur, e))
-		;
+	cm_atomic_max(&d->completed_epoch, e);
 	*mark = e;
 	return CM_OK;
 }
