@@ -14,6 +14,8 @@ static cm_status cm_lib_free_async_guarded(cm_heap *h, uintptr_t p, CUstream s, 
 			return cm_lib_free_in_era(h, p, true, cm_lib_stream(s, ptsz));
 		if (cm_nvtx_active())
 			cm_nvtx_block_freeing(h, p);
+		if (cm_ipc_watching())
+			return cm_ipc_free(h, p, true, cm_lib_stream(s, ptsz));
 		return cm_free_async(h, p, cm_lib_stream(s, ptsz));
 	}
 	/* A free node of a graph frees only memory the graph allocated: CUDA

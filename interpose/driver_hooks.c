@@ -672,37 +672,85 @@ CUresult cuPointerGetAttributes(unsigned int n, CUpointer_attribute *attrs, void
 	return cm_drv_attrs_answer(&info, n, attrs, data, p);
 }
 
-static void cm_drv_ipc_refusal(CUdeviceptr p, const cm_ptr_info *info)
+/* ---- IPC (core's ipc.c: a block is shared through a token) ---- */
+
+static CUresult cm_drv_ipc_refusal(CUdeviceptr p)
 {
-	if (info->live && info->expandable)
-		cm_log(cm_config_get(), CM_LOG_ERRORS,
-			"cachemalloc: cuIpcGetMemHandle(0x%llx): memory of expandable segments cannot "
-			"be shared with cudaIpcGetMemHandle; run without expandable_segments:True to "
-			"share it\n", (unsigned long long)p);
-	else if (info->live)
-		cm_log(cm_config_get(), CM_LOG_ERRORS,
-			"cachemalloc: cuIpcGetMemHandle(0x%llx): this %zu-byte block shares a cached "
-			"segment, so another process would map the wrong memory; the cache shares only "
-			"a block that starts a segment of its own (a request above 10 MiB that no cached "
-			"block served); to share any block, run the exporting process without "
-			"libcachemalloc.so\n",
-			(unsigned long long)p, info->size);
+	cm_log(cm_config_get(), CM_LOG_ERRORS,
+		"cachemalloc: cuIpcGetMemHandle(0x%llx): memory of expandable segments cannot be "
+		"shared with cudaIpcGetMemHandle (CUDA refuses its VMM mappings); set "
+		"expandable_segments:false in CACHEMALLOC_CONF to share it\n",
+		(unsigned long long)p);
+	return CUDA_ERROR_INVALID_VALUE;
 }
 
-/* A block alone in its plain segment is shared as the segment; any other
- * block of the cache is refused, with why. */
-static CUresult cm_drv_ipc_answer(const cm_ptr_info *info, CUipcMemHandle *handle, CUdeviceptr p)
+/* The token of the block holding p: CUDA's handle of its segment, which
+ * the core keeps for the importers. */
+static CUresult cm_drv_ipc_export(const cm_ptr_info *info, CUipcMemHandle *handle, CUdeviceptr p)
 {
-	if (info->live && info->segment_start && !info->expandable)
-		return cm_real_cuIpcGetMemHandle(handle, p);
-	cm_drv_ipc_refusal(p, info);
-	return CUDA_ERROR_INVALID_VALUE;
+	if (info->expandable)
+		return cm_drv_ipc_refusal(p);
+	CUipcMemHandle segment;
+	CUdeviceptr base = 0;
+	size_t size = 0;
+	CUresult r = cm_real_cuIpcGetMemHandle(&segment, (CUdeviceptr)info->base);
+	if (r == CUDA_SUCCESS)
+		r = cm_real_cuMemGetAddressRange_v2(&base, &size, (CUdeviceptr)info->base);
+	if (r != CUDA_SUCCESS)
+		return r;
+	cm_in_cuda++;
+	cm_status st = cm_ipc_export(cm_lib_heap(), (uintptr_t)p, (const uint8_t *)segment.reserved,
+				     (uintptr_t)base, (uint8_t *)handle->reserved);
+	cm_in_cuda--;
+	return cm_driver_answer(st);
 }
 
 CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
 {
 	cm_ptr_info info;
-	if (!cm_drv_block_of(p, &info))
+	if (!handle || !cm_drv_block_of(p, &info))
 		return cm_real_cuIpcGetMemHandle(handle, p);
-	return cm_drv_ipc_answer(&info, handle, p);
+	if (!info.base)
+		return CUDA_ERROR_INVALID_VALUE; /* no live block: CUDA's answer for freed memory */
+	return cm_drv_ipc_export(&info, handle, p);
+}
+
+/* A token's open: the segment's through CUDA, the block's pointer. */
+static CUresult cm_drv_ipc_open_token(CUdeviceptr *p, cm_ipc_import *imp, unsigned int flags)
+{
+	if (imp->stale)
+		return CUDA_ERROR_INVALID_VALUE; /* as CUDA for a freed allocation's handle */
+	CUipcMemHandle segment;
+	memcpy(segment.reserved, imp->segment_handle, sizeof(segment.reserved));
+	CUdeviceptr base = 0;
+	CUresult r = cm_real_cuIpcOpenMemHandle_v2(&base, segment, flags);
+	uintptr_t block = cm_ipc_import_end(imp, r == CUDA_SUCCESS ? (uintptr_t)base : 0);
+	if (r == CUDA_SUCCESS && !block) {
+		cm_real_cuIpcCloseMemHandle(base);
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (r == CUDA_SUCCESS)
+		*p = (CUdeviceptr)block;
+	return r;
+}
+
+bool cm_drv_ipc_open(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags, CUresult *r)
+{
+	cm_ipc_import imp;
+	if (!p || !cm_ipc_import_begin((const uint8_t *)handle.reserved, &imp))
+		return false;
+	*r = cm_drv_ipc_open_token(p, &imp, flags);
+	return true;
+}
+
+CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags)
+{
+	CUresult r;
+	return cm_drv_ipc_open(p, handle, flags, &r) ? r : cm_real_cuIpcOpenMemHandle_v2(p, handle, flags);
+}
+
+CUresult cuIpcCloseMemHandle(CUdeviceptr p)
+{
+	uintptr_t base;
+	return cm_real_cuIpcCloseMemHandle(cm_ipc_close((uintptr_t)p, &base) ? (CUdeviceptr)base : p);
 }

@@ -16,6 +16,9 @@ CUresult cm_drv_capture_begun(CUresult r, CUstream s, bool ptsz);
 int cm_drv_ctx_slot(CUcontext ctx);
 /* ...forgotten once the driver accepted its destruction (r). */
 CUresult cm_drv_ctx_gone(CUresult r, int slot);
+/* cuIpcOpenMemHandle of a token of the cache (*r: the answer); false for
+ * any other handle, which is CUDA's to open. */
+bool cm_drv_ipc_open(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags, CUresult *r);
 /* cuMemGetInfo's answer as the program sees it under the cache (idle cached
  * memory as free, memory_limit_mb as the total): core/mem/release.c,
  * cm_mem_info_view. */

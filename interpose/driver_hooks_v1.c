@@ -104,3 +104,11 @@ CUresult cuCtxDestroy(CUcontext ctx)
 	int slot = cm_drv_ctx_slot(ctx);
 	return cm_drv_ctx_gone(cm_real_cuCtxDestroy(ctx), slot);
 }
+
+/* The same handle as cuIpcOpenMemHandle_v2's: a token of the cache is
+ * opened as there. */
+CUresult cuIpcOpenMemHandle(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags)
+{
+	CUresult r;
+	return cm_drv_ipc_open(p, handle, flags, &r) ? r : cm_real_cuIpcOpenMemHandle(p, handle, flags);
+}

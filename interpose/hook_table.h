@@ -85,13 +85,16 @@ CM_EXPORT CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep); /* watch, dr
 CM_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p); /* query, driver_hooks.c */
 CM_EXPORT CUresult cuPointerGetAttribute(void *data, CUpointer_attribute attr, CUdeviceptr p); /* query, driver_hooks.c */
 CM_EXPORT CUresult cuPointerGetAttributes(unsigned int n, CUpointer_attribute *attrs, void **data, CUdeviceptr p); /* query, driver_hooks.c */
-CM_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p); /* query, driver_hooks.c */
+CM_EXPORT CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p); /* serve, driver_hooks.c */
+CM_EXPORT CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags); /* serve, driver_hooks.c */
+CM_EXPORT CUresult cuIpcCloseMemHandle(CUdeviceptr p); /* serve, driver_hooks.c */
 CM_EXPORT CUresult cuMemAlloc(CUdeviceptr_v1 *p, unsigned int n); /* pass, driver_hooks_v1.c */
 CM_EXPORT CUresult cuMemAllocPitch(CUdeviceptr_v1 *p, unsigned int *pitch, unsigned int width, unsigned int height, unsigned int element); /* pass, driver_hooks_v1.c */
 CM_EXPORT CUresult cuMemAllocHost(void **p, unsigned int n); /* serve, driver_hooks_v1.c */
 CM_EXPORT CUresult cuMemFree(CUdeviceptr_v1 p); /* free, driver_hooks_v1.c */
 CM_EXPORT CUresult cuMemGetInfo(unsigned int *free_bytes, unsigned int *total); /* watch, driver_hooks_v1.c */
 CM_EXPORT CUresult cuMemGetAddressRange(CUdeviceptr_v1 *base, unsigned int *size, CUdeviceptr_v1 p); /* query, driver_hooks_v1.c */
+CM_EXPORT CUresult cuIpcOpenMemHandle(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags); /* serve, driver_hooks_v1.c */
 CM_EXPORT CUresult cuStreamDestroy(CUstream s); /* watch, driver_hooks_v1.c */
 CM_EXPORT CUresult cuStreamBeginCapture(CUstream s); /* watch, driver_hooks_v1.c */
 CM_EXPORT CUresult cuStreamBeginCapture_ptsz(CUstream s); /* watch, driver_hooks_v1.c */
@@ -347,12 +350,15 @@ typedef struct cm_real_fns {
 	CUresult (*cuPointerGetAttribute)(void *data, CUpointer_attribute attr, CUdeviceptr p);
 	CUresult (*cuPointerGetAttributes)(unsigned int n, CUpointer_attribute *attrs, void **data, CUdeviceptr p);
 	CUresult (*cuIpcGetMemHandle)(CUipcMemHandle *handle, CUdeviceptr p);
+	CUresult (*cuIpcOpenMemHandle_v2)(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags);
+	CUresult (*cuIpcCloseMemHandle)(CUdeviceptr p);
 	CUresult (*cuMemAlloc)(CUdeviceptr_v1 *p, unsigned int n);
 	CUresult (*cuMemAllocPitch)(CUdeviceptr_v1 *p, unsigned int *pitch, unsigned int width, unsigned int height, unsigned int element);
 	CUresult (*cuMemAllocHost)(void **p, unsigned int n);
 	CUresult (*cuMemFree)(CUdeviceptr_v1 p);
 	CUresult (*cuMemGetInfo)(unsigned int *free_bytes, unsigned int *total);
 	CUresult (*cuMemGetAddressRange)(CUdeviceptr_v1 *base, unsigned int *size, CUdeviceptr_v1 p);
+	CUresult (*cuIpcOpenMemHandle)(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags);
 	CUresult (*cuStreamDestroy)(CUstream s);
 	CUresult (*cuStreamBeginCapture)(CUstream s);
 	CUresult (*cuStreamBeginCapture_ptsz)(CUstream s);
@@ -1031,6 +1037,16 @@ static inline CUresult cm_real_cuIpcGetMemHandle(CUipcMemHandle *handle, CUdevic
 	return cm_drv_resolve() && cm_real.cuIpcGetMemHandle ? cm_real.cuIpcGetMemHandle(handle, p) : CUDA_ERROR_NOT_INITIALIZED;
 }
 
+static inline CUresult cm_real_cuIpcOpenMemHandle_v2(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags)
+{
+	return cm_drv_resolve() && cm_real.cuIpcOpenMemHandle_v2 ? cm_real.cuIpcOpenMemHandle_v2(p, handle, flags) : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+static inline CUresult cm_real_cuIpcCloseMemHandle(CUdeviceptr p)
+{
+	return cm_drv_resolve() && cm_real.cuIpcCloseMemHandle ? cm_real.cuIpcCloseMemHandle(p) : CUDA_ERROR_NOT_INITIALIZED;
+}
+
 static inline CUresult cm_real_cuMemAlloc(CUdeviceptr_v1 *p, unsigned int n)
 {
 	return cm_drv_resolve() && cm_real.cuMemAlloc ? cm_real.cuMemAlloc(p, n) : CUDA_ERROR_NOT_INITIALIZED;
@@ -1059,6 +1075,11 @@ static inline CUresult cm_real_cuMemGetInfo(unsigned int *free_bytes, unsigned i
 static inline CUresult cm_real_cuMemGetAddressRange(CUdeviceptr_v1 *base, unsigned int *size, CUdeviceptr_v1 p)
 {
 	return cm_drv_resolve() && cm_real.cuMemGetAddressRange ? cm_real.cuMemGetAddressRange(base, size, p) : CUDA_ERROR_NOT_INITIALIZED;
+}
+
+static inline CUresult cm_real_cuIpcOpenMemHandle(CUdeviceptr *p, CUipcMemHandle handle, unsigned int flags)
+{
+	return cm_drv_resolve() && cm_real.cuIpcOpenMemHandle ? cm_real.cuIpcOpenMemHandle(p, handle, flags) : CUDA_ERROR_NOT_INITIALIZED;
 }
 
 static inline CUresult cm_real_cuStreamDestroy(CUstream s)

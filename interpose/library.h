@@ -59,7 +59,8 @@ static inline bool cm_lib_device(int *slot)
  * to tell and every device reset seen, and marked the level since
  * (cm_lib_saw_here), and the slot still serves that context (a reset of
  * it forgets the slot, so the next try misses and the miss path sees the
- * reset); for a free, no NVTX tool to tell either. */
+ * reset); for a free, no NVTX tool to tell either and no block shared
+ * with another process (whose free the core may hold: cm_ipc_free). */
 static inline cm_heap *cm_lib_cached_heap(void)
 {
 	if (cm_in_cuda || cm_capture_watching()) /* a capture's blocks: the miss path asks */
@@ -68,7 +69,7 @@ static inline cm_heap *cm_lib_cached_heap(void)
 }
 static inline cm_heap *cm_lib_cached_free_heap(void)
 {
-	return cm_nvtx_active() ? NULL : cm_lib_cached_heap();
+	return cm_nvtx_active() || cm_ipc_watching() ? NULL : cm_lib_cached_heap();
 }
 static inline bool cm_lib_cached_slot(unsigned level, int *slot)
 {
@@ -126,7 +127,7 @@ static inline cm_status cm_lib_free(cm_heap *h, uintptr_t p)
 	cm_in_cuda++;
 	if (cm_nvtx_active())
 		cm_nvtx_block_freeing(h, p);
-	cm_status st = cm_free(h, p);
+	cm_status st = cm_ipc_watching() ? cm_ipc_free(h, p, false, 0) : cm_free(h, p);
 	cm_in_cuda--;
 	return st;
 }

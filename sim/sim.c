@@ -360,13 +360,13 @@ static bool sim_locks_init(sim *s)
 	return false;
 }
 
-static bool sim_dev_init(sim *s, int i, size_t capacity)
+static bool sim_dev_init(sim *s, int i, size_t capacity, bool shareable)
 {
 	sim_dev *d = &s->devs[i];
 	d->s = s;
 	d->index = i;
 	d->capacity = capacity;
-	return sim_mem_init(d) && sim_streams_init(d);
+	return sim_mem_init(d, shareable) && sim_streams_init(d);
 }
 
 sim *sim_create(const sim_options *opt)
@@ -397,7 +397,7 @@ sim *sim_create(const sim_options *opt)
 	for (int i = 0; i < ndev; i++)
 		s->devs[i].memfd = -1; /* before any init can fail: fini closes it */
 	for (int i = 0; i < ndev; i++) {
-		if (!sim_dev_init(s, i, capacity)) {
+		if (!sim_dev_init(s, i, capacity, opt && opt->shareable)) {
 			sim_destroy(s);
 			return NULL;
 		}

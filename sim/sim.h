@@ -21,6 +21,9 @@ typedef struct sim sim;
 typedef struct sim_options {
 	int devices;     /* number of devices, default 1 */
 	size_t capacity; /* bytes per device, default 16 GiB */
+	/* Device memory in a memfd mapped shared, so that another process can
+	 * map an allocation's bytes (the fake driver's IPC): sim_mem_file. */
+	bool shareable;
 } sim_options;
 
 /* Kinds of backend call, for the log and failure injection. */
@@ -68,6 +71,13 @@ typedef struct sim_log_entry {
 
 sim *sim_create(const sim_options *opt); /* NULL options: defaults */
 void sim_destroy(sim *s);                /* waits for all streams */
+/* For a shareable sim: the memfd holding plain memory of dev and the
+ * offset in it of device pointer p. False otherwise. */
+bool sim_mem_file(sim *s, int dev, uintptr_t p, int *fd, uint64_t *offset);
+/* Maps n bytes at offset of another process's sim_mem_file (fd, opened
+ * here) read-write; copies and sets accept them until sim_unmap_import. */
+cm_status sim_map_import(sim *s, int fd, uint64_t offset, size_t n, uintptr_t *out);
+cm_status sim_unmap_import(sim *s, uintptr_t p);
 const cm_backend *sim_backend(sim *s);   /* ctx is s */
 
 /* Streams created by the program (the backend table never creates any).

@@ -109,6 +109,7 @@ struct sim_dev {
 	pthread_mutex_t mem_lock;
 	void *map;
 	size_t map_len;
+	int map_fd; /* the memfd behind map when shareable, else -1 */
 	sim_range mem;
 	size_t used; /* plain allocations + VMM physical, under mem_lock */
 	bool mem_ready;
@@ -156,6 +157,7 @@ struct sim {
 	sim_treap maps;  /* mappings by va */
 	sim_treap phys;  /* live physical handles by id */
 	uint64_t next_phys;
+	struct sim_import *imports; /* another process's memory mapped here */
 
 	pthread_mutex_t log_lock;
 	sim_log_entry *ring;
@@ -176,7 +178,7 @@ static inline size_t sim_read_locked(pthread_mutex_t *lock, const size_t *v)
 }
 
 /* sim_mem.c */
-bool sim_mem_init(sim_dev *d);
+bool sim_mem_init(sim_dev *d, bool shareable);
 void sim_mem_fini(sim_dev *d);
 cm_status sim_mem_alloc(sim *s, int dev, size_t size, uintptr_t *out);
 cm_status sim_mem_free(sim *s, int dev, uintptr_t ptr);

@@ -8,12 +8,16 @@
  * 2 MiB aligned, sizes rounded up to the alignment. d->used counts those
  * rounded sizes plus the VMM's physical memory, and never exceeds capacity.
  * All of it is under d->mem_lock. Frees give whole pages back to the kernel
- * so that the resident size follows what is allocated.
+ * so that the resident size follows what is allocated. A shareable device's
+ * region is a memfd mapped shared (sim_mem_file: another process maps an
+ * allocation from it); its frees punch the pages out of the file.
  */
 #include "sim_internal.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <fcntl.h>
 
 /* Frees smaller than this keep their pages: a syscall per small free would
  * cost more than the memory. */
@@ -29,7 +33,28 @@ static uintptr_t sim_mem_down(uintptr_t x, size_t a)
 	return x & ~(uintptr_t)(a - 1);
 }
 
-bool sim_mem_init(sim_dev *d)
+/* The region's mapping: private anonymous, or a memfd of its length. */
+static void *sim_mem_map(sim_dev *d, bool shareable)
+{
+	d->map_fd = -1;
+	if (!shareable)
+		return mmap(NULL, d->map_len, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	int fd = memfd_create("sim-device", MFD_CLOEXEC);
+	if (fd < 0)
+		return MAP_FAILED;
+	void *m = ftruncate(fd, (off_t)d->map_len) == 0
+			  ? mmap(NULL, d->map_len, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_NORESERVE, fd, 0)
+			  : MAP_FAILED;
+	if (m == MAP_FAILED)
+		close(fd);
+	else
+		d->map_fd = fd;
+	return m;
+}
+
+bool sim_mem_init(sim_dev *d, bool shareable)
 {
 	/* Twice the capacity in addresses, as a GPU pages its memory: free
 	 * bytes are usable whatever the holes between allocations. */
@@ -39,8 +64,7 @@ bool sim_mem_init(sim_dev *d)
 		return false;
 	/* The slack lets the base be 2 MiB aligned, as large blocks need. */
 	d->map_len = sim_mem_up(len, SIM_GRAN) + SIM_GRAN;
-	d->map = mmap(NULL, d->map_len, PROT_READ | PROT_WRITE,
-		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	d->map = sim_mem_map(d, shareable);
 	if (d->map == MAP_FAILED) {
 		d->map = NULL;
 		pthread_mutex_destroy(&d->mem_lock);
@@ -49,6 +73,8 @@ bool sim_mem_init(sim_dev *d)
 	if (!sim_range_init(&d->mem, sim_mem_up((uintptr_t)d->map, SIM_GRAN),
 			    len, SIM_QUANTUM)) {
 		munmap(d->map, d->map_len);
+		if (d->map_fd >= 0)
+			close(d->map_fd);
 		pthread_mutex_destroy(&d->mem_lock);
 		return false;
 	}
@@ -62,8 +88,20 @@ void sim_mem_fini(sim_dev *d)
 		return;
 	sim_range_fini(&d->mem);
 	munmap(d->map, d->map_len);
+	if (d->map_fd >= 0)
+		close(d->map_fd);
 	pthread_mutex_destroy(&d->mem_lock);
 	d->mem_ready = false;
+}
+
+bool sim_mem_file(sim *s, int dev, uintptr_t p, int *fd, uint64_t *offset)
+{
+	sim_dev *d = sim_dev_at(s, dev);
+	if (!d || d->map_fd < 0 || !sim_mem_in_region(d, p, 0))
+		return false;
+	*fd = d->map_fd;
+	*offset = p - (uintptr_t)d->map;
+	return true;
 }
 
 bool sim_mem_in_region(const sim_dev *d, uintptr_t p, size_t n)
@@ -120,7 +158,7 @@ cm_status sim_mem_alloc(sim *s, int dev, size_t size, uintptr_t *out)
 
 /* Drops the whole pages of the freed block [p, p + n) that lie inside its
  * merged free range [lo, hi): pages shared with a live neighbour stay. */
-static void sim_mem_discard(uintptr_t p, size_t n, uintptr_t lo, uintptr_t hi)
+static void sim_mem_discard(const sim_dev *d, uintptr_t p, size_t n, uintptr_t lo, uintptr_t hi)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE); /* no syscall in glibc */
 
@@ -131,7 +169,7 @@ static void sim_mem_discard(uintptr_t p, size_t n, uintptr_t lo, uintptr_t hi)
 	if (pb < b)
 		b = pb;
 	if (b > a && b - a >= SIM_DISCARD_MIN)
-		madvise((void *)a, b - a, MADV_DONTNEED);
+		madvise((void *)a, b - a, d->map_fd >= 0 ? MADV_REMOVE : MADV_DONTNEED);
 }
 
 cm_status sim_mem_free(sim *s, int dev, uintptr_t ptr)
@@ -159,7 +197,7 @@ cm_status sim_mem_free(sim *s, int dev, uintptr_t ptr)
 	if (known) {
 		d->used -= size;
 		/* Under the lock: once unlocked the range may be reused. */
-		sim_mem_discard(ptr, size, lo, hi);
+		sim_mem_discard(d, ptr, size, lo, hi);
 	}
 	pthread_mutex_unlock(&d->mem_lock);
 	return known ? CM_OK : CM_ERR_INVALID; /* a racing double free */

@@ -12,6 +12,9 @@
  * handle's memory is released (hole punched, capacity uncharged) when its
  * last mapping goes, as in CUDA.
  *
+ * Another process's device memory mapped here (sim_map_import, for the
+ * fake driver's IPC) is accepted by copies and sets as mapped memory is.
+ *
  * Invariants, under vmm_lock: mappings never overlap and each lies inside
  * one reservation; a reservation's "mapped" is the bytes mapped inside it;
  * a handle's "maps" counts its mappings; s->phys holds exactly the handles
@@ -86,10 +89,70 @@ static sim_map *sim_vmm_tiles(sim *s, uintptr_t va, size_t size)
 	return m && m->va + m->size == va + size ? first : NULL;
 }
 
+/* A mapping of another process's device memory (sim_map_import). */
+typedef struct sim_import {
+	struct sim_import *next;
+	uintptr_t addr; /* what the caller got */
+	size_t n;
+	void *map;      /* the page-aligned mapping around it */
+	size_t map_len;
+} sim_import;
+
+static bool sim_import_covers_locked(const sim *s, uintptr_t va, size_t n)
+{
+	for (const sim_import *i = s->imports; i; i = i->next)
+		if (va >= i->addr && n <= i->n && va - i->addr <= i->n - n)
+			return true;
+	return false;
+}
+
+cm_status sim_map_import(sim *s, int fd, uint64_t offset, size_t n, uintptr_t *out)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t start = offset & ~(uint64_t)(pg - 1);
+	size_t len = (size_t)(offset - start) + n;
+	sim_import *i = calloc(1, sizeof(*i));
+	void *m = i && n ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)start)
+			 : MAP_FAILED;
+	if (m == MAP_FAILED) {
+		free(i);
+		return CM_ERR_INVALID;
+	}
+	*i = (sim_import){ .addr = (uintptr_t)m + (size_t)(offset - start), .n = n, .map = m,
+			   .map_len = len };
+	pthread_mutex_lock(&s->vmm_lock);
+	i->next = s->imports;
+	s->imports = i;
+	pthread_mutex_unlock(&s->vmm_lock);
+	*out = i->addr;
+	return CM_OK;
+}
+
+cm_status sim_unmap_import(sim *s, uintptr_t p)
+{
+	sim_import *found = NULL;
+	pthread_mutex_lock(&s->vmm_lock);
+	for (sim_import **pp = &s->imports; *pp; pp = &(*pp)->next) {
+		if ((*pp)->addr == p) {
+			found = *pp;
+			*pp = found->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&s->vmm_lock);
+	if (!found)
+		return CM_ERR_INVALID;
+	munmap(found->map, found->map_len);
+	free(found);
+	return CM_OK;
+}
+
 bool sim_vmm_accessible_locked(sim *s, uintptr_t va, size_t n)
 {
 	if (va + n < va)
 		return false;
+	if (sim_import_covers_locked(s, va, n))
+		return true;
 	sim_map *m = (sim_map *)sim_treap_floor(&s->maps, va, 0);
 	if (m && m->va + m->size <= va)
 		m = NULL;
@@ -395,6 +458,8 @@ static void sim_vmm_drop_resv(sim *s, sim_tnode *n)
 /* sim_destroy: everything goes, nothing is uncharged. */
 void sim_vmm_fini(sim *s)
 {
+	while (s->imports)
+		sim_unmap_import(s, s->imports->addr);
 	sim_vmm_drain(s, s->maps.root, sim_vmm_drop_map);
 	sim_vmm_drain(s, s->phys.root, sim_vmm_drop_phys);
 	sim_vmm_drain(s, s->resv.root, sim_vmm_drop_resv);

@@ -234,4 +234,37 @@ void cm_capture_block_born(cm_heap *h, uintptr_t p);
 cm_status cm_capture_free(cm_heap *h, uintptr_t p, bool async, cm_stream s);
 void cm_capture_forget_device(cm_heap *h, int dev);
 
+/* Blocks shared with other processes (ipc.c; docs/design.md, "Sharing
+ * blocks between processes"). A block is shared through a token that fills
+ * CUDA's 64-byte handle. Exporter: cm_ipc_export gives the token of the
+ * live block containing p, whose segment starts at segment and has CUDA's
+ * handle segment_handle (CM_ERR_INVALID: no live block; CM_ERR_OOM: too
+ * many shared). While any block is shared (cm_ipc_watching, one relaxed
+ * load), every free goes to cm_ipc_free: the block of an open token is
+ * held out of the cache until the importers close it (CM_ERR_INVALID: a
+ * second free). Importer: cm_ipc_import_begin is false for a handle that
+ * is no token (CUDA's own); for a token it fills imp: stale (the block is
+ * freed or its process gone: refuse), or CUDA's handle of the segment to
+ * open, after which cm_ipc_import_end(imp, the base CUDA gave, 0 if it
+ * refused) answers the block's pointer (0: undone). cm_ipc_close: whether
+ * p was opened from a token, and the segment base for CUDA's close. */
+#define CM_IPC_HANDLE_BYTES 64
+extern _Atomic unsigned cm_ipc_exports __attribute__((visibility("hidden")));
+static inline bool cm_ipc_watching(void)
+{
+	return __builtin_expect(atomic_load_explicit(&cm_ipc_exports, memory_order_relaxed) != 0, 0);
+}
+cm_status cm_ipc_export(cm_heap *h, uintptr_t p, const uint8_t segment_handle[CM_IPC_HANDLE_BYTES],
+			uintptr_t segment, uint8_t token[CM_IPC_HANDLE_BYTES]);
+cm_status cm_ipc_free(cm_heap *h, uintptr_t p, bool async, cm_stream s);
+typedef struct cm_ipc_import {
+	bool stale;
+	uint8_t segment_handle[CM_IPC_HANDLE_BYTES];
+	uint64_t offset, size;
+	struct cm_ipc_slot *slot; /* ipc.c's */
+} cm_ipc_import;
+bool cm_ipc_import_begin(const uint8_t handle[CM_IPC_HANDLE_BYTES], cm_ipc_import *imp);
+uintptr_t cm_ipc_import_end(cm_ipc_import *imp, uintptr_t segment_base);
+bool cm_ipc_close(uintptr_t p, uintptr_t *segment_base);
+
 #endif

@@ -13,6 +13,10 @@ cm_tnode *cm_tree_lower_bound(cm_tnode *root, size_t size, uintptr_t addr);
 cm_tnode *cm_tree_next(cm_tnode *root, const cm_tnode *n);
 size_t cm_tree_count(const cm_tnode *root); /* for the checker */
 
+/* status.c: field 22 of /proc/PID/stat, the start time in clock ticks;
+ * 0 unknown (no such process). */
+uint64_t cm_proc_start_time(int pid);
+
 /* size.c */
 /* A multiple of 512, at least 512: the rounding without
  * roundup_power2_divisions, inline for the per-thread cache's fast path.

@@ -1,9 +1,13 @@
-/* core/record/status.c - names of status codes, for messages, and the stop on an
- * internal error (cm_assert).
+/* core/record/status.c - names of status codes, for messages, the stop on an
+ * internal error (cm_assert), and a process's start time (against pid reuse
+ * in the files other processes read: share.c, ipc.c).
  * Wing: record. Calls no other file of the core.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "record.h"
 
@@ -28,4 +32,23 @@ const char *cm_status_name(cm_status st)
 	case CM_ERR_BACKEND: return "device error";
 	}
 	return "unknown status";
+}
+
+/* Field 22 of /proc/PID/stat: the start time in clock ticks; 0 unknown. */
+uint64_t cm_proc_start_time(int pid)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	char *p = strrchr(buf, ')'); /* the command may hold spaces */
+	for (int field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
 }

@@ -24,7 +24,8 @@
  * those with a capture in progress or a block handed out or held in an
  * era (a free of one must be seen); an era whose graphs merely live keeps
  * the fast paths. A block is born only while a capture is in progress.
- * Wing: serve. Calls in its own wing heap.c, tcache.c.
+ * Wing: serve. Calls in its own wing heap.c, ipc.c (every free: a block
+ * may be shared with another process).
  */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -165,7 +166,7 @@ static void cm_capture_release(cm_heap *h, cm_capture_list held)
 {
 	const cm_capture_block *b = held.items;
 	for (size_t i = 0; i < held.n; i++)
-		cm_free(h, b[i].addr);
+		cm_ipc_free(h, b[i].addr, false, 0);
 	free(held.items);
 }
 
@@ -313,7 +314,7 @@ cm_status cm_capture_free(cm_heap *h, uintptr_t p, bool async, cm_stream s)
 		return CM_OK;
 	if (held_already)
 		return CM_ERR_INVALID; /* a double free, as for any freed block */
-	return async ? cm_free_async(h, p, s) : cm_free(h, p);
+	return cm_ipc_free(h, p, async, s);
 }
 
 /* The device's memory is gone with its context: its blocks are forgotten

@@ -101,31 +101,12 @@ static void cm_futex_wake_all(_Atomic uint32_t *word)
 	cm_futex(word, FUTEX_WAKE, INT_MAX, NULL);
 }
 
-/* Field 22 of /proc/PID/stat: the start time in clock ticks; 0 unknown. */
-static uint64_t cm_share_start_time(int pid)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	ssize_t n = read(fd, buf, sizeof buf - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')'); /* the command may hold spaces */
-	for (int field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	return p ? strtoull(p + 1, NULL, 10) : 0;
-}
-
 /* A slot whose process is gone (or whose pid now names another). */
 static bool cm_share_slot_dead(const cm_share_slot *s, int pid)
 {
 	if (kill(pid, 0) != 0 && errno == ESRCH)
 		return true;
-	uint64_t start = cm_share_start_time(pid);
+	uint64_t start = cm_proc_start_time(pid);
 	return start && s->start && start != s->start;
 }
 
@@ -204,7 +185,7 @@ static cm_share_slot *cm_share_claim(cm_share_file *f, int ordinal)
 		int32_t free_pid = 0;
 		if (!atomic_compare_exchange_strong(&s->pid, &free_pid, -1))
 			continue;
-		s->start = cm_share_start_time(me);
+		s->start = cm_proc_start_time(me);
 		s->image = cm_share_image();
 		s->device = (uint32_t)ordinal;
 		memset(s->command, 0, sizeof s->command);

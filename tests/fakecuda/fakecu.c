@@ -111,7 +111,8 @@ static void fk_init_once(void)
 	for (int factor = FK_VA_FACTOR; factor >= 1 && !fk.s; factor = factor > 1 ? 1 : 0) {
 		if (limit > SIZE_MAX / 8 / (size_t)factor)
 			continue;
-		sim_options o = { .devices = ndev, .capacity = limit * (size_t)factor };
+		sim_options o = { .devices = ndev, .capacity = limit * (size_t)factor,
+				  .shareable = fk_shared_on() }; /* IPC maps its files */
 		fk.s = sim_create(&o);
 	}
 	if (!fk.s) {

@@ -84,6 +84,7 @@ typedef enum fk_kind {
 	FK_MANAGED, /* cuMemAllocManaged */
 	FK_ASYNC,   /* cuMemAllocAsync */
 	FK_HOST,    /* cuMemAllocHost: plain host memory */
+	FK_IPC,     /* cuIpcOpenMemHandle: another process's allocation, mapped here */
 } fk_kind;
 
 typedef struct fk_alloc {
@@ -97,6 +98,10 @@ typedef struct fk_alloc {
 	unsigned host_flags; /* FK_HOST: cuMemHostAlloc's flags */
 	bool registered;     /* FK_HOST: cuMemHostRegister'ed, not allocated */
 	CUmemoryPool pool;   /* FK_ASYNC outside a capture: the pool it came from */
+	int ipc_pid;         /* FK_IPC: the exporter, */
+	uint64_t ipc_offset; /* ...the allocation in its device file, */
+	unsigned ipc_opens;  /* ...and the opens not yet closed */
+	bool exported;       /* FK_DEVICE: its IPC handle was taken (fakecu_mem.c) */
 } fk_alloc;
 
 /* A memory pool (fakecu_pool.c): a device's default pool (fk.dpool[dev],
@@ -316,6 +321,8 @@ CUresult fk_free_async(CUdeviceptr dptr, CUstream stream, bool ptsz);
 
 /* fakecu_shared.c: FAKECUDA_SHARED, one device budget for processes. */
 void fk_shared_init(void);
+bool fk_shared_on(void);          /* FAKECUDA_SHARED names a shared device */
+uint64_t fk_start_time(int pid);  /* 0: no such process */
 bool fk_shared_charge(int dev, size_t bytes); /* false: the shared device is full */
 void fk_shared_uncharge(int dev, size_t bytes);
 size_t fk_shared_free(int dev, size_t own_free); /* cuMemGetInfo's free, shared */

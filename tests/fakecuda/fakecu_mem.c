@@ -21,14 +21,16 @@
  * freed pointer is CUDA_ERROR_INVALID_VALUE. cuMemFreeAsync frees in stream
  * order (see the deferred frees in fakecu.c). cuIpcGetMemHandle accepts any
  * pointer inside a cuMemAlloc allocation and names the allocation (observed
- * on an H200 through the runtime: an interior pointer succeeds).
+ * on an H200 through the runtime: an interior pointer succeeds); IPC below.
  */
 #include "fakecu_internal.h"
 #include "fakecu_pitch.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the table (fk.lock held) ------------------------------------------- */
 
@@ -223,7 +225,8 @@ static bool fk_take(uintptr_t p, bool host, fk_alloc *out)
 	bool found = false;
 	pthread_mutex_lock(&fk.lock);
 	size_t i = fk_exact(p);
-	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_HOST) == host && !fk.allocs[i].registered) {
+	if (i != SIZE_MAX && (fk.allocs[i].kind == FK_HOST) == host && !fk.allocs[i].registered &&
+	    fk.allocs[i].kind != FK_IPC) {
 		*out = fk.allocs[i];
 		fk_remove(i);
 		found = true;
@@ -254,7 +257,11 @@ FK_API CUresult cuMemFree_v2(CUdeviceptr dptr)
 		fk_defer_free(a.dev, a.ptr, a.charge, NULL);
 		return CUDA_SUCCESS;
 	}
-	cm_status st = fk.be->mem_free(fk.be->ctx, a.dev, a.ptr); /* waits for the device */
+	/* An exported allocation's bytes stay for the importers that may have
+	 * it open (CUDA frees them at the last close, which this process
+	 * cannot see): its addresses are never reused, its capacity is. */
+	cm_status st = a.exported ? fk.be->device_synchronize(fk.be->ctx, a.dev)
+				 : fk.be->mem_free(fk.be->ctx, a.dev, a.ptr);
 	pthread_mutex_lock(&fk.lock);
 	fk.used[a.dev] -= a.charge;
 	pthread_mutex_unlock(&fk.lock);
@@ -584,6 +591,28 @@ FK_API CUresult cuPointerGetAttributes(unsigned int numAttributes, CUpointer_att
 	return r;
 }
 
+/* ---- IPC -----------------------------------------------------------------
+ *
+ * A handle names the exporter (pid and start time), its device file and the
+ * allocation's offset and size in it (sim_mem_file: the device memory of a
+ * process under FAKECUDA_SHARED lives in a memfd). Opening maps those bytes
+ * from /proc/PID/fd (sim_map_import), as CUDA maps the allocation: the same
+ * bytes in both processes. As cuda.h documents: a handle opened again in one
+ * context is counted and gives the same pointer; cuIpcCloseMemHandle
+ * uncounts, and unmaps at the last close. As the H200 answers (probe.c's
+ * ipc.open-*): a handle of the calling process, CUDA_ERROR_INVALID_CONTEXT;
+ * bytes that are no handle, CUDA_ERROR_INVALID_VALUE. */
+
+#define FK_IPC_MAGIC 0x3130304350496b66ull /* "fkIPC001" */
+
+typedef struct fk_ipc_handle {
+	uint64_t magic;
+	int32_t pid, fd;  /* fd: the exporter's device file, -1 without FAKECUDA_SHARED */
+	uint64_t start;   /* the exporter's start time, against pid reuse */
+	uint64_t offset, size;
+} fk_ipc_handle;
+_Static_assert(sizeof(fk_ipc_handle) <= sizeof(CUipcMemHandle), "an IPC handle holds it");
+
 FK_API CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
 {
 	CUresult r = fk_begin();
@@ -596,9 +625,94 @@ FK_API CUresult cuIpcGetMemHandle(CUipcMemHandle *pHandle, CUdeviceptr dptr)
 	fk_alloc a;
 	if (fk_lookup_range((const void *)dptr, 0, &a) != 1 || a.kind != FK_DEVICE || !a.ctx)
 		return CUDA_ERROR_INVALID_VALUE;
+	fk_ipc_handle h = { .magic = FK_IPC_MAGIC, .pid = getpid(), .fd = -1,
+			    .start = fk_start_time(getpid()), .size = a.size };
+	if (!sim_mem_file(fk.s, a.dev, a.ptr, &h.fd, &h.offset))
+		h.fd = -1;
+	pthread_mutex_lock(&fk.lock);
+	size_t i = fk_exact(a.ptr);
+	if (i != SIZE_MAX)
+		fk.allocs[i].exported = h.fd >= 0;
+	pthread_mutex_unlock(&fk.lock);
 	memset(pHandle, 0, sizeof(*pHandle));
-	memcpy(pHandle->reserved, &a.ptr, sizeof(a.ptr));
+	memcpy(pHandle->reserved, &h, sizeof(h));
 	return CUDA_SUCCESS;
+}
+
+/* The open of h already in this context, counted again: its pointer, or 0. */
+static uintptr_t fk_ipc_reopen(const fk_ipc_handle *h)
+{
+	uintptr_t p = 0;
+	CUcontext ctx = fk_cur_ctx();
+	pthread_mutex_lock(&fk.lock);
+	for (size_t i = 0; i < fk.nallocs && !p; i++) {
+		fk_alloc *a = &fk.allocs[i];
+		if (a->kind == FK_IPC && a->ctx == ctx && a->ipc_pid == h->pid &&
+		    a->ipc_offset == h->offset) {
+			a->ipc_opens++;
+			p = a->ptr;
+		}
+	}
+	pthread_mutex_unlock(&fk.lock);
+	return p;
+}
+
+static CUresult fk_ipc_map(const fk_ipc_handle *h, uintptr_t *out)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%d/fd/%d", h->pid, h->fd);
+	int fd = h->fd < 0 || fk_start_time(h->pid) != h->start ? -1 : open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return CUDA_ERROR_INVALID_VALUE; /* the exporter is gone */
+	cm_status st = sim_map_import(fk.s, fd, h->offset, h->size, out);
+	close(fd);
+	if (st != CM_OK)
+		return CUDA_ERROR_MAP_FAILED;
+	fk_alloc a = { .ptr = *out, .size = h->size, .dev = fk_cur_dev(), .ctx = fk_cur_ctx(),
+		       .kind = FK_IPC, .ipc_pid = h->pid, .ipc_offset = h->offset, .ipc_opens = 1 };
+	pthread_mutex_lock(&fk.lock);
+	bool ok = fk_insert(&a);
+	pthread_mutex_unlock(&fk.lock);
+	if (!ok)
+		sim_unmap_import(fk.s, *out);
+	return ok ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+FK_API CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsigned int Flags)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	fk_ipc_handle h;
+	memcpy(&h, handle.reserved, sizeof(h));
+	if (!pdptr || (Flags & ~(unsigned)CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) || h.magic != FK_IPC_MAGIC)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (h.pid == getpid())
+		return CUDA_ERROR_INVALID_CONTEXT;
+	uintptr_t p = fk_ipc_reopen(&h);
+	r = p ? CUDA_SUCCESS : fk_ipc_map(&h, &p);
+	if (r == CUDA_SUCCESS)
+		*pdptr = (CUdeviceptr)p;
+	return r;
+}
+
+FK_API CUresult cuIpcCloseMemHandle(CUdeviceptr dptr)
+{
+	CUresult r = fk_begin();
+	if (r != CUDA_SUCCESS)
+		return r;
+	fk_alloc a = { 0 };
+	pthread_mutex_lock(&fk.lock);
+	size_t i = fk_exact((uintptr_t)dptr);
+	bool known = i != SIZE_MAX && fk.allocs[i].kind == FK_IPC;
+	if (known && --fk.allocs[i].ipc_opens == 0) {
+		a = fk.allocs[i];
+		fk_remove(i);
+	}
+	pthread_mutex_unlock(&fk.lock);
+	if (a.ptr)
+		sim_unmap_import(fk.s, a.ptr);
+	return known ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /* ---- context reset ------------------------------------------------------ */
@@ -631,6 +745,10 @@ void fk_mem_reset_ctx(CUcontext ctx)
 		if (a.kind == FK_HOST) {
 			if (!a.registered)
 				free((void *)a.ptr);
+			continue;
+		}
+		if (a.kind == FK_IPC) {
+			sim_unmap_import(fk.s, a.ptr);
 			continue;
 		}
 		fk.be->mem_free(fk.be->ctx, a.dev, a.ptr);

@@ -104,6 +104,8 @@ static const fk_proc fk_procs[] = {
 	P(cuPointerGetAttribute, cuPointerGetAttribute, 4000),
 	P(cuPointerGetAttributes, cuPointerGetAttributes, 7000),
 	P(cuIpcGetMemHandle, cuIpcGetMemHandle, 4010),
+	P(cuIpcOpenMemHandle, cuIpcOpenMemHandle_v2, 11000),
+	P(cuIpcCloseMemHandle, cuIpcCloseMemHandle, 4010),
 	P(cuMemcpy, cuMemcpy, 4000),
 	T(cuMemcpy, cuMemcpy_ptds, 7000),
 	P(cuMemcpyAsync, cuMemcpyAsync, 4000),

@@ -8,8 +8,9 @@
  * refuses a charge that does not fit), and one slot per process with what
  * it holds, so that the share of a process that died (SIGKILL: its
  * memory went with it, as a GPU's does) is reclaimed when a charge does
- * not fit. Each process keeps its own simulated address space: pointers
- * are never exchanged between processes.
+ * not fit. Each process keeps its own simulated address space; its device
+ * memory is a memfd that another process maps only through an IPC handle
+ * (fakecu_mem.c).
  *
  * cuDeviceGetUuid answers, as on a GPU, one UUID per physical device:
  * under FAKECUDA_SHARED the same in every process of the NAME (derived
@@ -52,7 +53,7 @@ static char fk_sh_name[64];
 static pthread_once_t fk_sh_once = PTHREAD_ONCE_INIT;
 
 /* Field 22 of /proc/PID/stat: the start time in clock ticks; 0 unknown. */
-static uint64_t fk_start_time(int pid)
+uint64_t fk_start_time(int pid)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/stat", pid);
@@ -143,6 +144,12 @@ static bool fk_shared_reclaim(void)
 		any = true;
 	}
 	return any;
+}
+
+bool fk_shared_on(void)
+{
+	const char *name = secure_getenv("FAKECUDA_SHARED");
+	return name && *name;
 }
 
 void fk_shared_init(void)

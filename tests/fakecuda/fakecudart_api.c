@@ -352,6 +352,30 @@ RT_API cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr)
 	return rt_call(rt_cu.cuIpcGetMemHandle[0]((CUipcMemHandle *)handle, RT_DP(devPtr)));
 }
 
+RT_API cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	if (!devPtr)
+		return rt_ret(cudaErrorInvalidValue);
+	CUipcMemHandle h;
+	memcpy(&h, &handle, sizeof(h));
+	CUdeviceptr p = 0;
+	r = rt_call(rt_cu.cuIpcOpenMemHandle[0](&p, h, flags));
+	if (r == cudaSuccess)
+		*devPtr = (void *)p;
+	return r;
+}
+
+RT_API cudaError_t cudaIpcCloseMemHandle(void *devPtr)
+{
+	cudaError_t r = rt_ctx();
+	if (r != cudaSuccess)
+		return rt_ret(r);
+	return rt_call(rt_cu.cuIpcCloseMemHandle[0](RT_DP(devPtr)));
+}
+
 /* ---- copies and sets ---------------------------------------------------- */
 
 /* The runtime's own checks of a copy's direction. */

@@ -51,7 +51,7 @@
 	X(cuCtxGetDevice) X(cuCtxSynchronize) X(cuCtxGetStreamPriorityRange)           \
 	X(cuMemAlloc) X(cuMemFree) X(cuMemAllocManaged) X(cuMemAllocHost)              \
 	X(cuMemFreeHost) X(cuMemAllocAsync) X(cuMemFreeAsync) X(cuMemGetInfo)          \
-	X(cuIpcGetMemHandle) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD8)                \
+	X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle) X(cuMemcpy) X(cuMemcpyAsync) X(cuMemsetD8)                \
 	X(cuMemsetD8Async) X(cuLaunchHostFunc) X(cuStreamCreateWithPriority)           \
 	X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) \
 	X(cuStreamIsCapturing) X(cuStreamBeginCapture) X(cuStreamEndCapture)           \

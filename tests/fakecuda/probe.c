@@ -387,6 +387,16 @@ static void probe_pointers(void)
 	reset_error();
 	code("ipc.pinned", cudaIpcGetMemHandle(&ih, h));
 	reset_error();
+	/* Opening in the exporting process itself, and bytes that are no handle. */
+	void *opened = NULL;
+	cudaIpcGetMemHandle(&ih, d);
+	code("ipc.open-own", cudaIpcOpenMemHandle(&opened, ih, cudaIpcMemLazyEnablePeerAccess));
+	reset_error();
+	memset(&ih, 0, sizeof(ih));
+	code("ipc.open-zero", cudaIpcOpenMemHandle(&opened, ih, cudaIpcMemLazyEnablePeerAccess));
+	reset_error();
+	code("ipc.close-unknown", cudaIpcCloseMemHandle(d));
+	reset_error();
 
 	cudaFree(d);
 	cudaFreeHost(h);
