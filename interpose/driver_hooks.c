@@ -578,16 +578,21 @@ CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)
 	return cm_drv_pool_trim_answer(cm_real_cuMemPoolTrimTo(pool, keep), slot, pool, keep);
 }
 
-/* Whether p lies in memory of the cache: info.base is then the start of
- * the block the program holds there, or 0 where it holds none (freed,
- * parked, never handed out, or past the size the program asked for),
- * which the driver, asked without the cache, would not know. */
+/* Whether p lies in memory of the cache, or in a block another process
+ * shared with this one (cuIpcOpenMemHandle of a token): info.base is then
+ * the start of the block the program holds there, or 0 where it holds
+ * none (freed, parked, never handed out, or past the size the program
+ * asked for), which the driver, asked without the cache, would not know. */
 bool cm_drv_block_of(CUdeviceptr p, cm_ptr_info *info)
 {
 	cm_heap *h;
 	if (cm_in_cuda || !p || !(h = cm_lib_heap()))
 		return false;
 	cm_pointer_info(h, (uintptr_t)p, info);
+	if (!info->ours && cm_ipc_imported((uintptr_t)p, &info->base, &info->requested)) {
+		info->ours = true; /* another process's block, opened here: its range */
+		info->size = info->requested;
+	}
 	if (info->base && (uintptr_t)p - info->base >= info->requested)
 		info->base = 0; /* past the size asked: the driver would not know it */
 	return info->ours;

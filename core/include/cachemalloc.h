@@ -247,7 +247,9 @@ void cm_capture_forget_device(cm_heap *h, int dev);
  * freed or its process gone: refuse), or CUDA's handle of the segment to
  * open, after which cm_ipc_import_end(imp, the base CUDA gave, 0 if it
  * refused) answers the block's pointer (0: undone). cm_ipc_close: whether
- * p was opened from a token, and the segment base for CUDA's close. */
+ * p was opened from a token, and the segment base for CUDA's close.
+ * cm_ipc_imported: whether p lies in a block opened from a token, and that
+ * block (for the range queries, which CUDA answers with the allocation). */
 #define CM_IPC_HANDLE_BYTES 64
 extern _Atomic unsigned cm_ipc_exports __attribute__((visibility("hidden")));
 static inline bool cm_ipc_watching(void)
@@ -266,5 +268,6 @@ typedef struct cm_ipc_import {
 bool cm_ipc_import_begin(const uint8_t handle[CM_IPC_HANDLE_BYTES], cm_ipc_import *imp);
 uintptr_t cm_ipc_import_end(cm_ipc_import *imp, uintptr_t segment_base);
 bool cm_ipc_close(uintptr_t p, uintptr_t *segment_base);
+bool cm_ipc_imported(uintptr_t p, uintptr_t *block, size_t *size);
 
 #endif

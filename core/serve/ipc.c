@@ -80,6 +80,7 @@ typedef struct cm_ipc_shared {
 /* A block this process opened from a token. */
 typedef struct cm_ipc_open {
 	uintptr_t ptr, base;
+	size_t size;
 	cm_ipc_slot *slot;
 	uint32_t count;
 } cm_ipc_open;
@@ -92,6 +93,7 @@ typedef struct cm_ipc_peer {
 } cm_ipc_peer;
 
 _Atomic unsigned cm_ipc_exports;
+static _Atomic size_t cm_ipc_nimported; /* cm_ipc.nopens, read without the lock */
 
 static pthread_mutex_t cm_ipc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -387,8 +389,9 @@ uintptr_t cm_ipc_import_end(cm_ipc_import *imp, uintptr_t segment_base)
 		o->count++;
 	} else if (ptr && cm_ipc_room((void **)&cm_ipc.opens, cm_ipc.nopens, &cm_ipc.cap_opens,
 				      sizeof(cm_ipc_open))) {
-		cm_ipc.opens[cm_ipc.nopens++] =
-			(cm_ipc_open){ .ptr = ptr, .base = segment_base, .slot = s, .count = 1 };
+		cm_ipc.opens[cm_ipc.nopens++] = (cm_ipc_open){ .ptr = ptr, .base = segment_base,
+							       .size = imp->size, .slot = s, .count = 1 };
+		atomic_store(&cm_ipc_nimported, cm_ipc.nopens);
 	} else {
 		ptr = 0;
 	}
@@ -407,9 +410,28 @@ bool cm_ipc_close(uintptr_t p, uintptr_t *segment_base)
 		*segment_base = o->base;
 		if (--o->count == 0)
 			*o = cm_ipc.opens[--cm_ipc.nopens];
+		atomic_store(&cm_ipc_nimported, cm_ipc.nopens);
 	}
 	pthread_mutex_unlock(&cm_ipc_lock);
 	if (s)
 		atomic_fetch_sub(&s->opens, 1);
 	return s != NULL;
+}
+
+bool cm_ipc_imported(uintptr_t p, uintptr_t *block, size_t *size)
+{
+	if (atomic_load_explicit(&cm_ipc_nimported, memory_order_relaxed) == 0)
+		return false;
+	bool found = false;
+	pthread_mutex_lock(&cm_ipc_lock);
+	for (size_t i = 0; i < cm_ipc.nopens && !found; i++) {
+		const cm_ipc_open *o = &cm_ipc.opens[i];
+		if (p >= o->ptr && p - o->ptr < o->size) {
+			*block = o->ptr;
+			*size = o->size;
+			found = true;
+		}
+	}
+	pthread_mutex_unlock(&cm_ipc_lock);
+	return found;
 }

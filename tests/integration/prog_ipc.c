@@ -3,10 +3,13 @@
  *
  * The exporter fills each block and a 4 KiB neighbour with their own
  * bytes, takes each block's handle (twice: the same bytes), and starts
- * itself again as the importer ("child"), which opens every handle and
- * must read exactly the block's bytes; opens the second handle again and
- * gets the same pointer (closed twice); writes into the third block, which
- * the exporter then reads; and keeps the fourth open while the exporter
+ * itself again as the importer ("child"), which opens every handle (all
+ * at once: blocks of one segment of the cache too) and must read exactly
+ * each block's bytes, the driver's range of a pointer inside it being the
+ * block; opens the second handle again and gets the same pointer (closed
+ * twice); writes into the third block, which the exporter then reads;
+ * closes the blocks one by one, those still open keeping their bytes; and
+ * keeps the fourth open while the exporter
  * frees it and allocates and fills four blocks of its size: the importer
  * must still read the fourth block's own bytes (memory another process has
  * open is never handed out again). A second importer runs without
@@ -20,6 +23,7 @@
  */
 #include "common.h"
 
+#include <cuda.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -68,33 +72,54 @@ static bool from_hex(const char *s, cudaIpcMemHandle_t *h)
 
 /* ---- the importer ---- */
 
-static void child_check_block(size_t i, const cudaIpcMemHandle_t *h, void **kept_p)
+/* Block i opened at p: its bytes, and the driver's range of it. */
+static void child_check_block(size_t i, void *p)
 {
-	void *p = NULL;
-	CHECK(cudaIpcOpenMemHandle(&p, *h, cudaIpcMemLazyEnablePeerAccess));
+	CUdeviceptr base = 0;
+	size_t size = 0;
 	if (!device_bytes_are(p, sizes[i], fill_of(i)))
 		FAIL("importer: block %zu (%zu bytes) does not hold the exporter's bytes", i, sizes[i]);
-	if (i == 1) {
-		void *again = NULL;
-		CHECK(cudaIpcOpenMemHandle(&again, *h, cudaIpcMemLazyEnablePeerAccess));
-		if (again != p)
-			FAIL("importer: a second open of one handle gave %p, the first %p", again, p);
-		CHECK(cudaIpcCloseMemHandle(again));
+	if (cuMemGetAddressRange(&base, &size, (CUdeviceptr)p + 100) != CUDA_SUCCESS ||
+	    base != (CUdeviceptr)p || size < sizes[i])
+		FAIL("importer: block %zu: the range of p + 100 is [%#llx, +%zu), the block [%p, +%zu)",
+		     i, (unsigned long long)base, size, p, sizes[i]);
+}
+
+/* Every block open at once (blocks of one segment of the exporter's
+ * cache too); the second opened again; the third written into. */
+static void child_open_all(const cudaIpcMemHandle_t *h, void **p)
+{
+	for (size_t i = 0; i < NBLOCKS; i++)
+		CHECK(cudaIpcOpenMemHandle(&p[i], h[i], cudaIpcMemLazyEnablePeerAccess));
+	for (size_t i = 0; i < NBLOCKS; i++)
+		child_check_block(i, p[i]);
+	void *again = NULL;
+	CHECK(cudaIpcOpenMemHandle(&again, h[1], cudaIpcMemLazyEnablePeerAccess));
+	if (again != p[1])
+		FAIL("importer: a second open of one handle gave %p, the first %p", again, p[1]);
+	CHECK(cudaIpcCloseMemHandle(again));
+	CHECK(cudaMemset(p[2], 0x5a, sizes[2]));
+	CHECK(cudaDeviceSynchronize());
+}
+
+/* Each block but the kept one closed; those still open keep their bytes. */
+static void child_close_all_but_kept(void **p)
+{
+	for (size_t i = 0; i < NBLOCKS; i++) {
+		if (i == kept || i == 2)
+			continue;
+		CHECK(cudaIpcCloseMemHandle(p[i]));
+		for (size_t j = i + 1; j < NBLOCKS; j++)
+			if (j != 2 && !device_bytes_are(p[j], sizes[j], fill_of(j)))
+				FAIL("importer: block %zu changed when block %zu was closed", j, i);
 	}
-	if (i == 2) {
-		CHECK(cudaMemset(p, 0x5a, sizes[i]));
-		CHECK(cudaDeviceSynchronize());
-	}
-	if (i == kept)
-		*kept_p = p;
-	else
-		CHECK(cudaIpcCloseMemHandle(p));
+	CHECK(cudaIpcCloseMemHandle(p[2]));
 }
 
 static int child(int argc, char **argv)
 {
 	cudaIpcMemHandle_t h[NBLOCKS];
-	void *kept_p = NULL;
+	void *p[NBLOCKS] = { NULL };
 	char line[16];
 	if (argc != 2 + NBLOCKS)
 		return 2;
@@ -105,16 +130,15 @@ static int child(int argc, char **argv)
 	FILE *word = fdopen(dup(1), "w");
 	if (!word || dup2(2, 1) < 0)
 		return 2;
-	for (size_t i = 0; i < NBLOCKS; i++)
-		child_check_block(i, &h[i], &kept_p);
+	child_open_all(h, p);
+	child_close_all_but_kept(p);
 	fputs("ready\n", word);
 	fclose(word);
 	if (!fgets(line, sizeof line, stdin) || strcmp(line, "freed\n") != 0)
 		FAIL("importer: no word from the exporter");
-	if (kept_p && !device_bytes_are(kept_p, sizes[kept], fill_of(kept)))
+	if (!device_bytes_are(p[kept], sizes[kept], fill_of(kept)))
 		FAIL("importer: the block it has open was handed out again by the exporter");
-	if (kept_p)
-		CHECK(cudaIpcCloseMemHandle(kept_p));
+	CHECK(cudaIpcCloseMemHandle(p[kept]));
 	return atomic_load(&integ_failures) ? 1 : 0;
 }
 
