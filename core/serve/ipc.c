@@ -8,7 +8,7 @@
  * is a file of the user, /dev/shm/cachemalloc-ipc-UID-PID-START (mode 0600,
  * made at the first export, removed at exit); a slot holds CUDA's handle of
  * the segment, the block's offset and size in it, and the count of the
- * importers' opens not yet closed.
+ * importers' opens not yet closed, also per importer for the first four.
  *
  * Exporter: one slot per exported block, the same token while it lives.
  * Its free withdraws the slot (the generation made even); while an importer
@@ -45,13 +45,23 @@
 #define CM_IPC_FILE_MAGIC 0x3167657243504963ull  /* "cIPCreg1" */
 #define CM_IPC_TOKEN_MAGIC 0x316b6f5443504963ull /* "cIPCTok1" */
 #define CM_IPC_SLOTS 16384u
+#define CM_IPC_IMPORTERS 4
+
+/* An importer of a slot and its opens: the exporter takes back those of
+ * an importer that died without closing. */
+typedef struct cm_ipc_importer {
+	_Atomic int32_t pid;   /* 0: free; -1: being claimed */
+	_Atomic uint32_t opens;
+	uint64_t start;        /* its start time, against pid reuse */
+} cm_ipc_importer;
 
 typedef struct cm_ipc_slot {
 	_Atomic uint64_t gen;   /* odd: exported; even: free or withdrawn */
-	_Atomic uint32_t opens; /* importers' opens not yet closed */
+	_Atomic uint32_t opens; /* importers' opens not yet closed, all of them */
 	uint32_t pad;
 	uint64_t offset, size;  /* the block in the allocation handle names */
 	uint8_t handle[CM_IPC_HANDLE_BYTES];
+	cm_ipc_importer importers[CM_IPC_IMPORTERS]; /* more: counted, never taken back */
 } cm_ipc_slot;
 
 typedef struct cm_ipc_file {
@@ -211,6 +221,47 @@ static void cm_ipc_drop_export(size_t i)
 	atomic_fetch_sub_explicit(&cm_ipc_exports, 1, memory_order_relaxed);
 }
 
+/* The calling process's opens of s counted (delta +1 or -1) in its
+ * importer entry, claimed at its first open and freed at its last close
+ * (cm_ipc_lock held: one thread of the process at a time). */
+static void cm_ipc_importer_count(cm_ipc_slot *s, int delta)
+{
+	int32_t me = (int32_t)getpid();
+	for (int i = 0; i < CM_IPC_IMPORTERS; i++) {
+		cm_ipc_importer *m = &s->importers[i];
+		if (atomic_load(&m->pid) != me)
+			continue;
+		if (atomic_fetch_add(&m->opens, (uint32_t)delta) + (uint32_t)delta == 0)
+			atomic_store(&m->pid, 0);
+		return;
+	}
+	for (int i = 0; delta > 0 && i < CM_IPC_IMPORTERS; i++) {
+		cm_ipc_importer *m = &s->importers[i];
+		int32_t free_pid = 0;
+		if (atomic_compare_exchange_strong(&m->pid, &free_pid, -1)) {
+			m->start = cm_proc_start_time(me);
+			atomic_store(&m->opens, 1);
+			atomic_store(&m->pid, me);
+			return;
+		}
+	}
+}
+
+/* The opens of s's importers that died without closing, uncounted. */
+static void cm_ipc_reap_dead(cm_ipc_slot *s)
+{
+	for (int i = 0; i < CM_IPC_IMPORTERS; i++) {
+		cm_ipc_importer *m = &s->importers[i];
+		int32_t pid = atomic_load(&m->pid);
+		if (pid <= 0 || cm_proc_start_time(pid) == m->start)
+			continue; /* free, being claimed, or alive */
+		if (atomic_compare_exchange_strong(&m->pid, &pid, -1)) {
+			atomic_fetch_sub(&s->opens, atomic_exchange(&m->opens, 0));
+			atomic_store(&m->pid, 0);
+		}
+	}
+}
+
 /* Held blocks of h no longer open anywhere: dropped from the list, their
  * addresses into out (at most max); cm_ipc_lock held. */
 static size_t cm_ipc_collect_closed(cm_heap *h, uintptr_t *out, size_t max)
@@ -218,8 +269,11 @@ static size_t cm_ipc_collect_closed(cm_heap *h, uintptr_t *out, size_t max)
 	size_t n = 0;
 	for (size_t i = cm_ipc.nexports; i-- > 0 && n < max;) {
 		cm_ipc_shared *e = &cm_ipc.exports[i];
-		if (e->heap == h && e->held &&
-		    atomic_load(&cm_ipc.file->slots[e->slot].opens) == 0) {
+		cm_ipc_slot *s = &cm_ipc.file->slots[e->slot];
+		if (e->heap != h || !e->held)
+			continue;
+		cm_ipc_reap_dead(s);
+		if (atomic_load(&s->opens) == 0) {
 			out[n++] = e->addr;
 			cm_ipc_drop_export(i);
 		}
@@ -292,6 +346,7 @@ static cm_status cm_ipc_withdraw(cm_heap *h, uintptr_t p)
 		return CM_ERR_INVALID;
 	cm_ipc_slot *s = &cm_ipc.file->slots[e->slot];
 	atomic_fetch_add(&s->gen, 1); /* even: no new open succeeds */
+	cm_ipc_reap_dead(s);
 	if (atomic_load(&s->opens) == 0) {
 		cm_ipc_drop_export((size_t)i);
 		return CM_ERR_NOT_OURS;
@@ -360,6 +415,9 @@ bool cm_ipc_import_begin(const uint8_t handle[CM_IPC_HANDLE_BYTES], cm_ipc_impor
 		atomic_fetch_sub(&s->opens, 1); /* freed, or never exported */
 		return true;
 	}
+	pthread_mutex_lock(&cm_ipc_lock);
+	cm_ipc_importer_count(s, +1);
+	pthread_mutex_unlock(&cm_ipc_lock);
 	memcpy(imp->segment_handle, s->handle, CM_IPC_HANDLE_BYTES);
 	imp->offset = s->offset;
 	imp->size = s->size;
@@ -395,9 +453,11 @@ uintptr_t cm_ipc_import_end(cm_ipc_import *imp, uintptr_t segment_base)
 	} else {
 		ptr = 0;
 	}
+	if (!ptr) /* CUDA refused it, or no room */
+		cm_ipc_importer_count(s, -1);
 	pthread_mutex_unlock(&cm_ipc_lock);
 	if (!ptr)
-		atomic_fetch_sub(&s->opens, 1); /* CUDA refused it, or no room */
+		atomic_fetch_sub(&s->opens, 1);
 	return ptr;
 }
 
@@ -411,6 +471,7 @@ bool cm_ipc_close(uintptr_t p, uintptr_t *segment_base)
 		if (--o->count == 0)
 			*o = cm_ipc.opens[--cm_ipc.nopens];
 		atomic_store(&cm_ipc_nimported, cm_ipc.nopens);
+		cm_ipc_importer_count(s, -1);
 	}
 	pthread_mutex_unlock(&cm_ipc_lock);
 	if (s)

@@ -14,7 +14,9 @@
  * must still read the fourth block's own bytes (memory another process has
  * open is never handed out again). A second importer runs without
  * LD_PRELOAD: each open must fail or give exactly the block's bytes, never
- * other memory.
+ * other memory. A third is killed while it holds an 8 MiB block open: the
+ * exporter's free of that block must give its memory back (cudaMemGetInfo's
+ * free, which counts the cache's idle memory).
  *
  * On the fake driver the processes share one simulated device
  * (FAKECUDA_SHARED, set here when unset). Argument "expect-refusal-all"
@@ -25,6 +27,7 @@
 
 #include <cuda.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -142,6 +145,20 @@ static int child(int argc, char **argv)
 	return atomic_load(&integ_failures) ? 1 : 0;
 }
 
+/* Opens the block of argv[2] and holds it until killed. */
+static int child_hold(int argc, char **argv)
+{
+	cudaIpcMemHandle_t h;
+	void *p = NULL;
+	if (argc < 3 || !from_hex(argv[2], &h))
+		return 2;
+	CHECK(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
+	printf("ready\n");
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 /* Without the library: an open fails or maps exactly the block. */
 static int child_plain(int argc, char **argv)
 {
@@ -253,6 +270,38 @@ static void run_importer(char hex[NBLOCKS][129], void **b, void *neighbour)
 		FAIL("the importer failed (exit %d)", rc);
 }
 
+/* An importer killed with a block open: the exporter's free of the block
+ * then gives its memory back (cudaMemGetInfo's free grows by its size). */
+static void run_killed_importer(void)
+{
+	const size_t n = 8 * INTEG_MIB;
+	void *b;
+	cudaIpcMemHandle_t h;
+	char hex[NBLOCKS][129], line[16];
+	int to, from;
+	size_t free0, free1, total;
+	CHECK(cudaMalloc(&b, n));
+	CHECK(cudaIpcGetMemHandle(&h, b));
+	for (size_t i = 0; i < NBLOCKS; i++)
+		to_hex(&h, hex[i]);
+	pid_t pid = spawn_importer("child-hold", hex, &to, &from);
+	FILE *in = pid > 0 ? fdopen(from, "r") : NULL;
+	if (!in || !fgets(line, sizeof line, in) || strcmp(line, "ready\n") != 0)
+		FAIL("the holding importer did not get ready");
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		wait_importer(pid, to);
+	}
+	if (in)
+		fclose(in);
+	CHECK(cudaMemGetInfo(&free0, &total));
+	CHECK(cudaFree(b));
+	CHECK(cudaMemGetInfo(&free1, &total));
+	if (free1 < free0 + n)
+		FAIL("freeing a block whose importer was killed gave back %zd bytes, not %zu",
+		     (ssize_t)(free1 - free0), n);
+}
+
 static void run_plain_importer(char hex[NBLOCKS][129])
 {
 	int to, from;
@@ -273,6 +322,8 @@ int main(int argc, char **argv)
 		return child(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "child-plain") == 0)
 		return child_plain(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "child-hold") == 0)
+		return child_hold(argc, argv);
 	bool refused = argc == 2 && strcmp(argv[1], "expect-refusal-all") == 0;
 	if (argc > 2 || (argc == 2 && !refused)) {
 		printf("usage: %s [expect-refusal-all]\n", argv[0]);
@@ -308,6 +359,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		run_plain_importer(hex);
 		run_importer(hex, b, neighbour);
+		run_killed_importer();
 	}
 	CHECK(cudaFree(neighbour));
 	for (size_t i = 0; i < NBLOCKS; i++)
