@@ -104,6 +104,7 @@ typedef struct cm_ipc_peer {
 
 _Atomic unsigned cm_ipc_exports;
 static _Atomic size_t cm_ipc_nimported; /* cm_ipc.nopens, read without the lock */
+static _Atomic size_t cm_ipc_nheld;     /* exports held, read without the lock */
 
 static pthread_mutex_t cm_ipc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
@@ -216,6 +217,8 @@ static void cm_ipc_token_of(const cm_ipc_shared *e, uint8_t out[CM_IPC_HANDLE_BY
 
 static void cm_ipc_drop_export(size_t i)
 {
+	if (cm_ipc.exports[i].held)
+		atomic_fetch_sub(&cm_ipc_nheld, 1);
 	cm_ipc.taken[cm_ipc.exports[i].slot] = 0;
 	cm_ipc.exports[i] = cm_ipc.exports[--cm_ipc.nexports];
 	atomic_fetch_sub_explicit(&cm_ipc_exports, 1, memory_order_relaxed);
@@ -286,6 +289,8 @@ static void cm_ipc_release_closed(cm_heap *h)
 {
 	uintptr_t closed[32];
 	size_t n;
+	if (atomic_load_explicit(&cm_ipc_nheld, memory_order_relaxed) == 0)
+		return;
 	do {
 		pthread_mutex_lock(&cm_ipc_lock);
 		n = cm_ipc.file && cm_ipc.pid == getpid() ? cm_ipc_collect_closed(h, closed, 32) : 0;
@@ -352,6 +357,7 @@ static cm_status cm_ipc_withdraw(cm_heap *h, uintptr_t p)
 		return CM_ERR_NOT_OURS;
 	}
 	e->held = true;
+	atomic_fetch_add(&cm_ipc_nheld, 1);
 	return CM_OK;
 }
 
