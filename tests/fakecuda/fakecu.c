@@ -402,6 +402,19 @@ static CUresult fk_device_check(CUdevice dev)
 	return r;
 }
 
+/* The primary context's work and memory gone: the last release drops the
+ * last reference; a reset destroys it but does not release it. */
+static void fk_prim_reset(CUdevice dev, bool release)
+{
+	fk_ctx_reset(&fk.prim[dev]);
+	pthread_mutex_lock(&fk.lock);
+	if (!release)
+		fk.prim[dev].destroyed = true;
+	else if (--fk.prim[dev].refs == 0)
+		fk.prim[dev].live = false;
+	pthread_mutex_unlock(&fk.lock);
+}
+
 FK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
 	CUresult r = fk_device_check(dev);
@@ -430,26 +443,17 @@ FK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 	else if (!last)
 		fk.prim[dev].refs--;
 	pthread_mutex_unlock(&fk.lock);
-	if (!last)
-		return r;
-	fk_ctx_reset(&fk.prim[dev]);
-	pthread_mutex_lock(&fk.lock);
-	if (--fk.prim[dev].refs == 0)
-		fk.prim[dev].live = false;
-	pthread_mutex_unlock(&fk.lock);
-	return CUDA_SUCCESS;
+	if (last)
+		fk_prim_reset(dev, true);
+	return r;
 }
 
 FK_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
 	CUresult r = fk_device_check(dev);
-	if (r != CUDA_SUCCESS)
-		return r;
-	fk_ctx_reset(&fk.prim[dev]); /* destroys, does not release */
-	pthread_mutex_lock(&fk.lock);
-	fk.prim[dev].destroyed = true;
-	pthread_mutex_unlock(&fk.lock);
-	return CUDA_SUCCESS;
+	if (r == CUDA_SUCCESS)
+		fk_prim_reset(dev, false);
+	return r;
 }
 
 FK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
