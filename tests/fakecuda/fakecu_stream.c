@@ -289,6 +289,22 @@ CUresult fk_device_sync_check(int dev)
 	return bad ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
 }
 
+/* A table of *n entries of each bytes that holds index i: grown (to twice
+ * its size, or to i + slack), the new entries zeroed, *n updated; NULL, the
+ * table unchanged, when it cannot grow. */
+static void *fk_table_fit(void *v, size_t *n, size_t i, size_t each, size_t slack)
+{
+	if (i < *n)
+		return v;
+	size_t m = *n * 2 > i + 1 ? *n * 2 : i + slack;
+	char *grown = realloc(v, m * each);
+	if (!grown)
+		return NULL;
+	memset(grown + *n * each, 0, (m - *n) * each);
+	*n = m;
+	return grown;
+}
+
 CUresult fk_wait_point(const fk_sref *r)
 {
 	const cm_backend *be = fk.be;
@@ -326,15 +342,9 @@ static CUresult fk_stream_create(CUstream *pStream, unsigned flags, int priority
 		return CUDA_ERROR_OUT_OF_MEMORY;
 
 	pthread_mutex_lock(&fk.lock);
-	if (i >= fk.nstreams) {
-		size_t n = fk.nstreams * 2 > i + 1 ? fk.nstreams * 2 : i + 16;
-		fk_stream_info *v = realloc(fk.streams, n * sizeof(*v));
-		if (v) {
-			memset(v + fk.nstreams, 0, (n - fk.nstreams) * sizeof(*v));
-			fk.streams = v;
-			fk.nstreams = n;
-		}
-	}
+	fk_stream_info *v = fk_table_fit(fk.streams, &fk.nstreams, i, sizeof(*v), 16);
+	if (v)
+		fk.streams = v;
 	bool ok = i < fk.nstreams;
 	if (ok)
 		fk.streams[i] = (fk_stream_info){ .live = true, .dev = dev, .ctx = fk_cur_ctx(),
@@ -746,15 +756,9 @@ static CUresult fk_event_create(CUevent *event, unsigned flags)
 	}
 
 	pthread_mutex_lock(&fk.lock);
-	if (i >= fk.nevents) {
-		size_t n = fk.nevents * 2 > i + 1 ? fk.nevents * 2 : i + 64;
-		fk_event_info *v = realloc(fk.events, n * sizeof(*v));
-		if (v) {
-			memset(v + fk.nevents, 0, (n - fk.nevents) * sizeof(*v));
-			fk.events = v;
-			fk.nevents = n;
-		}
-	}
+	fk_event_info *v = fk_table_fit(fk.events, &fk.nevents, i, sizeof(*v), 64);
+	if (v)
+		fk.events = v;
 	bool ok = i < fk.nevents;
 	if (ok)
 		fk.events[i] = (fk_event_info){ .h = h, .live = true, .dev = dev, .ctx = fk_cur_ctx(),
@@ -926,18 +930,24 @@ static CUresult fk_event_captured(CUevent event)
 	return r;
 }
 
+/* The checks before the host asks about an event (query or synchronize):
+ * the event's record in *ei. */
+static CUresult fk_event_host_wait(CUevent event, fk_event_info *ei)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS)
+		r = fk_event_get(event, ei);
+	if (r == CUDA_SUCCESS)
+		r = fk_event_captured(event);
+	return r == CUDA_SUCCESS ? fk_unsafe_check() : r;
+}
+
 FK_API CUresult cuEventQuery(CUevent event)
 {
 	FK_FAIL("cuEventQuery");
 	fk_event_info ei;
-	CUresult r = fk_begin();
+	CUresult r = fk_event_host_wait(event, &ei);
 
-	if (r == CUDA_SUCCESS)
-		r = fk_event_get(event, &ei);
-	if (r == CUDA_SUCCESS)
-		r = fk_event_captured(event);
-	if (r == CUDA_SUCCESS)
-		r = fk_unsafe_check();
 	if (r == CUDA_SUCCESS)
 		r = fk_status(fk.be->event_query(fk.be->ctx, ei.dev, (cm_event)event),
 			      CUDA_ERROR_INVALID_HANDLE);
@@ -948,14 +958,8 @@ FK_API CUresult cuEventSynchronize(CUevent event)
 {
 	FK_FAIL("cuEventSynchronize");
 	fk_event_info ei;
-	CUresult r = fk_begin();
+	CUresult r = fk_event_host_wait(event, &ei);
 
-	if (r == CUDA_SUCCESS)
-		r = fk_event_get(event, &ei);
-	if (r == CUDA_SUCCESS)
-		r = fk_event_captured(event);
-	if (r == CUDA_SUCCESS)
-		r = fk_unsafe_check();
 	if (r == CUDA_SUCCESS)
 		r = fk_status(fk.be->event_synchronize(fk.be->ctx, ei.dev, (cm_event)event),
 			      CUDA_ERROR_INVALID_HANDLE);
