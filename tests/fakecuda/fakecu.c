@@ -178,23 +178,27 @@ int fk_cur_dev(void)
 	return c ? c->dev : 0;
 }
 
-/* Can calls use c (a handle this driver gave out)? */
-static CUresult fk_ctx_usable(CUcontext c)
+/* The fake initialized and *ctx usable (a handle this driver gave out,
+ * live); a NULL *ctx is the current context, stored there. */
+static CUresult fk_begin_in(CUcontext *ctx)
 {
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!*ctx && !(*ctx = fk_cur_ctx()))
+		return CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_lock(&fk.lock);
-	CUresult r = c->destroyed ? CUDA_ERROR_CONTEXT_IS_DESTROYED
-		     : c->live ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+	r = (*ctx)->destroyed ? CUDA_ERROR_CONTEXT_IS_DESTROYED
+	    : (*ctx)->live    ? CUDA_SUCCESS
+			      : CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_unlock(&fk.lock);
 	return r;
 }
 
 CUresult fk_begin(void)
 {
-	CUresult r = fk_initialized();
-	if (r != CUDA_SUCCESS)
-		return r;
-	CUcontext c = fk_cur_ctx();
-	return c ? fk_ctx_usable(c) : CUDA_ERROR_INVALID_CONTEXT;
+	CUcontext c = NULL;
+	return fk_begin_in(&c);
 }
 
 uint64_t fk_thread_id(void)
@@ -605,12 +609,7 @@ FK_API CUresult cuCtxGetDevice(CUdevice *device)
 FK_API CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
 	FK_FAIL("cuCtxSynchronize");
-	CUresult r = fk_initialized();
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!ctx)
-		ctx = fk_cur_ctx();
-	r = ctx ? fk_ctx_usable(ctx) : CUDA_ERROR_INVALID_CONTEXT;
+	CUresult r = fk_begin_in(&ctx);
 	if (r == CUDA_SUCCESS)
 		r = fk_device_sync_check(ctx->dev);
 	if (r != CUDA_SUCCESS)
