@@ -736,9 +736,9 @@ def generate_table_c(rows, funcs, version):
                 ['{ "%s", (void **)&cm_real.%s }' % (n, n) for n in names])
         w('')
     hooked = sorted((r for r in rows if r.hooked and r.driver), key=lambda r: r.symbol)
+    entry = '{ .symbol = "%s", .lookup = "%s", .ptsz = %s, .hook = (cm_fn)%s, .real = (void **)&cm_real.%s }'
     c_array(w, 'cm_hook_entry cm_hook_table', 'cm_hook_count',
-            ['{ .symbol = "%s", .lookup = "%s", .ptsz = %s, .hook = (cm_fn)%s, .real = (void **)&cm_real.%s }'
-             % (r.symbol, r.lookup, c_bool(r.symbol.endswith('_ptsz')), r.symbol, r.symbol)
+            [entry % (r.symbol, r.lookup, c_bool(r.symbol.endswith('_ptsz')), r.symbol, r.symbol)
              for r in hooked])
     return '\n'.join(c) + '\n'
 

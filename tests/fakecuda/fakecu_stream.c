@@ -988,8 +988,8 @@ static CUresult fk_stream_args(CUstream stream, bool ptsz, bool args_ok, fk_sref
 CUresult fk_begin_capture(CUstream stream, CUstreamCaptureMode mode, bool ptsz)
 {
 	fk_sref ref;
-	CUresult r = fk_stream_args(stream, ptsz,
-				    (unsigned)mode <= (unsigned)CU_STREAM_CAPTURE_MODE_RELAXED, &ref);
+	bool mode_ok = (unsigned)mode <= (unsigned)CU_STREAM_CAPTURE_MODE_RELAXED;
+	CUresult r = fk_stream_args(stream, ptsz, mode_ok, &ref);
 
 	if (r == CUDA_SUCCESS && ref.kind == FK_S_LEGACY)
 		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
