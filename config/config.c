@@ -188,6 +188,33 @@ static const char *cm_parse_bool(cm_slice s, bool *out)
 	return NULL;
 }
 
+/* A value named by one of a few words (case-insensitive). */
+typedef struct cm_choice {
+	const char *name;
+	int value;
+} cm_choice;
+
+/* The choice named s in the list (which a NULL name ends), or NULL. */
+static const cm_choice *cm_choice_of(cm_slice s, const cm_choice *list)
+{
+	for (; list->name; list++)
+		if (cm_eq_nocase(s, list->name))
+			return list;
+	return NULL;
+}
+
+/* A setter of a field of cfg (of type type) by the words of its choices,
+ * the {name, value} pairs that follow why (the reason for any other). */
+#define CM_CHOICE_SETTER(setter, field, type, why, ...)                      \
+	static const char *setter(cm_config *cfg, cm_slice v)                 \
+	{                                                                      \
+		static const cm_choice choices[] = { __VA_ARGS__, { NULL, 0 } }; \
+		const cm_choice *c = cm_choice_of(v, choices);                   \
+		if (c)                                                           \
+			cfg->field = (type)c->value;                             \
+		return c ? NULL : why;                                           \
+	}
+
 /* Copies a path; control characters are refused since such a name is
  * almost surely a quoting mistake, and would garble later messages. */
 static const char *cm_copy_path(cm_slice s, char *dst)
@@ -234,9 +261,30 @@ static const char *cm_size_parse(cm_slice s, size_t *out)
 	return NULL;
 }
 
+/* The items of a list "[a,b,...]" (v, its ']' last), each trimmed, in
+ * order to item; the first reason one gives ends the list. */
+static const char *cm_list_items(cm_slice v, const char *(*item)(void *, cm_slice), void *ctx)
+{
+	cm_slice inner = cm_trim(cm_slice_of(v.p + 1, v.n - 2));
+	size_t pos = 0;
+
+	if (inner.n == 0)
+		return "empty list";
+	for (;;) {
+		const char *comma = memchr(inner.p + pos, ',', inner.n - pos);
+		size_t end = comma ? (size_t)(comma - inner.p) : inner.n;
+		const char *why = item(ctx, cm_trim(cm_slice_of(inner.p + pos, end - pos)));
+
+		if (why || !comma)
+			return why;
+		pos = end + 1;
+	}
+}
+
 /* ---- roundup_power2_divisions ---- */
 
 typedef struct cm_roundup_state {
+	unsigned *div;   /* the intervals' division counts being set */
 	bool first;      /* no size key seen yet */
 	bool saw_rest;   /* '>' seen */
 	size_t last;     /* interval of the last size key */
@@ -263,8 +311,7 @@ static const char *cm_parse_divisions(cm_slice s, bool zero_ok, unsigned *out)
 /* "SIZE:N": SIZE MiB (a power of two) selects interval log2(SIZE), clamped
  * to the last one. The first size key also fills every interval below it;
  * intervals between later keys keep their value. As PyTorch. */
-static const char *cm_roundup_at(unsigned *div, cm_roundup_state *st,
-				 cm_slice key, unsigned value)
+static const char *cm_roundup_at(cm_roundup_state *st, cm_slice key, unsigned value)
 {
 	uint64_t mib;
 	size_t index;
@@ -278,29 +325,29 @@ static const char *cm_roundup_at(unsigned *div, cm_roundup_state *st,
 	if (index > CM_ROUNDUP_INTERVALS - 1)
 		index = CM_ROUNDUP_INTERVALS - 1;
 	for (size_t i = 0; st->first && i < index; i++)
-		div[i] = value;
+		st->div[i] = value;
 	st->first = false;
-	div[index] = value;
+	st->div[index] = value;
 	st->last = index;
 	return NULL;
 }
 
 /* ">:N" fills every interval above the last size key (above interval 0
  * if none came before), as current PyTorch (last_index + 1). */
-static const char *cm_roundup_rest(unsigned *div, cm_roundup_state *st,
-				   unsigned value)
+static const char *cm_roundup_rest(cm_roundup_state *st, unsigned value)
 {
 	if (st->saw_rest)
 		return "'>' appears twice";
 	st->saw_rest = true;
 	for (size_t i = st->last + 1; i < CM_ROUNDUP_INTERVALS; i++)
-		div[i] = value;
+		st->div[i] = value;
 	return NULL;
 }
 
-static const char *cm_roundup_item(unsigned *div, cm_roundup_state *st,
-				   cm_slice item)
+/* One item of the list; state is the list's cm_roundup_state. */
+static const char *cm_roundup_item(void *state, cm_slice item)
 {
+	cm_roundup_state *st = state;
 	const char *colon, *why;
 	cm_slice key, val;
 	unsigned value;
@@ -320,36 +367,20 @@ static const char *cm_roundup_item(unsigned *div, cm_roundup_state *st,
 	if (why)
 		return why;
 	if (cm_eq(key, ">"))
-		return cm_roundup_rest(div, st, value);
-	return cm_roundup_at(div, st, key, value);
+		return cm_roundup_rest(st, value);
+	return cm_roundup_at(st, key, value);
 }
 
 static const char *cm_roundup_list(unsigned *div, cm_slice v)
 {
-	cm_roundup_state st = { true, false, 0 };
+	cm_roundup_state st = { div, true, false, 0 };
 	const char *close = memchr(v.p, ']', v.n);
-	cm_slice inner;
-	size_t pos = 0;
 
 	if (!close)
 		return "missing ']'";
 	if (close != v.p + v.n - 1)
 		return "text after ']'";
-	inner = cm_trim(cm_slice_of(v.p + 1, v.n - 2));
-	if (inner.n == 0)
-		return "empty list";
-	for (;;) {
-		const char *comma = memchr(inner.p + pos, ',', inner.n - pos);
-		size_t end = comma ? (size_t)(comma - inner.p) : inner.n;
-		cm_slice item = cm_trim(cm_slice_of(inner.p + pos, end - pos));
-		const char *why = cm_roundup_item(div, &st, item);
-
-		if (why)
-			return why;
-		if (!comma)
-			return NULL;
-		pos = end + 1;
-	}
+	return cm_list_items(v, cm_roundup_item, &st);
 }
 
 /* Works on a copy so that a bad list leaves the previous setting whole;
@@ -422,34 +453,35 @@ static const char *cm_set_release_threshold(cm_config *cfg, cm_slice v)
 	return cm_parse_mib(v, &mib, &cfg->release_threshold);
 }
 
-static const char *cm_set_max_pending(cm_config *cfg, cm_slice v)
+/* "auto" (auto_bytes), or an integer number of MiB, which never reaches
+ * auto_bytes (SIZE_MAX: not a whole number of MiB). */
+static const char *cm_parse_auto_mib(cm_slice v, size_t auto_bytes, size_t *out)
 {
 	uint64_t mib;
+	size_t bytes;
 
 	if (cm_eq_nocase(v, "auto")) {
-		cfg->max_pending = CM_PENDING_AUTO;
+		*out = auto_bytes;
 		return NULL;
 	}
-	const char *why = cm_parse_mib(v, &mib, &cfg->max_pending);
-	if (!why && cfg->max_pending == CM_PENDING_AUTO)
+	const char *why = cm_parse_mib(v, &mib, &bytes);
+	if (!why && bytes == auto_bytes)
 		return "too large";
+	if (!why)
+		*out = bytes;
 	return why;
+}
+
+static const char *cm_set_max_pending(cm_config *cfg, cm_slice v)
+{
+	return cm_parse_auto_mib(v, CM_PENDING_AUTO, &cfg->max_pending);
 }
 
 /* ---- pinned host memory ---- */
 
 static const char *cm_set_pinned_max_cached(cm_config *cfg, cm_slice v)
 {
-	uint64_t mib;
-
-	if (cm_eq_nocase(v, "auto")) {
-		cfg->pinned_max_cached = CM_PINNED_AUTO;
-		return NULL;
-	}
-	const char *why = cm_parse_mib(v, &mib, &cfg->pinned_max_cached);
-	if (!why && cfg->pinned_max_cached == CM_PINNED_AUTO)
-		return "too large";
-	return why;
+	return cm_parse_auto_mib(v, CM_PINNED_AUTO, &cfg->pinned_max_cached);
 }
 
 static const char *cm_set_pinned_register(cm_config *cfg, cm_slice v)
@@ -470,18 +502,8 @@ static const char *cm_set_fraction(cm_config *cfg, cm_slice v)
 	return NULL;
 }
 
-static const char *cm_set_free_fence(cm_config *cfg, cm_slice v)
-{
-	if (cm_eq_nocase(v, "gpu"))
-		cfg->free_fence = CM_FENCE_GPU;
-	else if (cm_eq_nocase(v, "host"))
-		cfg->free_fence = CM_FENCE_HOST;
-	else if (cm_eq_nocase(v, "none"))
-		cfg->free_fence = CM_FENCE_NONE;
-	else
-		return "unknown fence";
-	return NULL;
-}
+CM_CHOICE_SETTER(cm_set_free_fence, free_fence, cm_free_fence, "unknown fence",
+		 { "gpu", CM_FENCE_GPU }, { "host", CM_FENCE_HOST }, { "none", CM_FENCE_NONE })
 
 static const char *cm_set_stats(cm_config *cfg, cm_slice v)
 {
@@ -511,18 +533,9 @@ static const char *cm_set_oom_snapshot(cm_config *cfg, cm_slice v)
 	return cm_copy_path(v, cfg->oom_snapshot);
 }
 
-static const char *cm_set_report_signal(cm_config *cfg, cm_slice v)
-{
-	if (cm_eq_nocase(v, "none"))
-		cfg->report_signal = 0;
-	else if (cm_eq_nocase(v, "SIGUSR1") || cm_eq_nocase(v, "USR1"))
-		cfg->report_signal = SIGUSR1;
-	else if (cm_eq_nocase(v, "SIGUSR2") || cm_eq_nocase(v, "USR2"))
-		cfg->report_signal = SIGUSR2;
-	else
-		return "unknown signal";
-	return NULL;
-}
+CM_CHOICE_SETTER(cm_set_report_signal, report_signal, int, "unknown signal", { "none", 0 },
+		 { "SIGUSR1", SIGUSR1 }, { "USR1", SIGUSR1 }, { "SIGUSR2", SIGUSR2 },
+		 { "USR2", SIGUSR2 })
 
 static const char *cm_set_memgetinfo(cm_config *cfg, cm_slice v)
 {
@@ -534,18 +547,8 @@ static const char *cm_set_track_submissions(cm_config *cfg, cm_slice v)
 	return cm_parse_bool(v, &cfg->track_submissions);
 }
 
-static const char *cm_set_nvtx_memory(cm_config *cfg, cm_slice v)
-{
-	if (cm_eq_nocase(v, "auto"))
-		cfg->nvtx_memory = CM_NVTX_AUTO;
-	else if (cm_eq_nocase(v, "on"))
-		cfg->nvtx_memory = CM_NVTX_ON;
-	else if (cm_eq_nocase(v, "off"))
-		cfg->nvtx_memory = CM_NVTX_OFF;
-	else
-		return "unknown mode";
-	return NULL;
-}
+CM_CHOICE_SETTER(cm_set_nvtx_memory, nvtx_memory, cm_nvtx_mode, "unknown mode",
+		 { "auto", CM_NVTX_AUTO }, { "on", CM_NVTX_ON }, { "off", CM_NVTX_OFF })
 
 /* ---- the user's tools: log, metrics, memory_limit_mb (section 8) ---- */
 
@@ -601,8 +604,10 @@ static const char *cm_set_metrics(cm_config *cfg, cm_slice v)
 	return NULL;
 }
 
-static const char *cm_limit_item(size_t *lim, cm_slice item)
+/* One item of the list; lim is the devices' limits being set. */
+static const char *cm_limit_item(void *limits, cm_slice item)
 {
+	size_t *lim = limits;
 	const char *colon = memchr(item.p, ':', item.n), *why;
 	uint64_t dev, mib;
 	size_t bytes;
@@ -629,10 +634,9 @@ static const char *cm_limit_item(size_t *lim, cm_slice item)
 /* "MIB" for every device, or "[DEV:MIB,...]" for some (others: none). */
 static const char *cm_set_memory_limit(cm_config *cfg, cm_slice v)
 {
-	size_t lim[CM_LIMIT_DEVICES] = {0}, bytes, pos = 0;
+	size_t lim[CM_LIMIT_DEVICES] = {0}, bytes;
 	uint64_t mib;
 	const char *why;
-	cm_slice inner;
 
 	if (v.p[0] != '[') {
 		why = cm_parse_mib(v, &mib, &bytes);
@@ -646,39 +650,17 @@ static const char *cm_set_memory_limit(cm_config *cfg, cm_slice v)
 	}
 	if (v.p[v.n - 1] != ']')
 		return "missing ']'";
-	inner = cm_trim(cm_slice_of(v.p + 1, v.n - 2));
-	if (inner.n == 0)
-		return "empty list";
-	for (;;) {
-		const char *comma = memchr(inner.p + pos, ',', inner.n - pos);
-		size_t end = comma ? (size_t)(comma - inner.p) : inner.n;
-
-		why = cm_limit_item(lim, cm_trim(cm_slice_of(inner.p + pos, end - pos)));
-		if (why)
-			return why;
-		if (!comma)
-			break;
-		pos = end + 1;
-	}
+	why = cm_list_items(v, cm_limit_item, lim);
+	if (why)
+		return why;
 	memcpy(cfg->memory_limit_dev, lim, sizeof lim);
 	cfg->memory_limit = SIZE_MAX;
 	return NULL;
 }
 
-static const char *cm_set_log_level(cm_config *cfg, cm_slice v)
-{
-	if (cm_eq_nocase(v, "quiet"))
-		cfg->log_level = CM_LOG_QUIET;
-	else if (cm_eq_nocase(v, "errors"))
-		cfg->log_level = CM_LOG_ERRORS;
-	else if (cm_eq_nocase(v, "warnings"))
-		cfg->log_level = CM_LOG_WARNINGS;
-	else if (cm_eq_nocase(v, "info"))
-		cfg->log_level = CM_LOG_INFO;
-	else
-		return "unknown level";
-	return NULL;
-}
+CM_CHOICE_SETTER(cm_set_log_level, log_level, cm_log_level, "unknown level",
+		 { "quiet", CM_LOG_QUIET }, { "errors", CM_LOG_ERRORS },
+		 { "warnings", CM_LOG_WARNINGS }, { "info", CM_LOG_INFO })
 
 static const char *cm_set_snapshot_stacks(cm_config *cfg, cm_slice v)
 {

@@ -14,74 +14,62 @@
 #include "context.h"
 #include "real.h"
 
-CUresult cuCtxSetCurrent(CUcontext ctx)
+/* The driver's result, passed through once the cached context is marked
+ * stale. */
+static CUresult cm_ctx_changed_after(CUresult r)
 {
-	CUresult r = cm_real_cuCtxSetCurrent(ctx);
 	cm_ctx_changed();
 	return r;
+}
+
+CUresult cuCtxSetCurrent(CUcontext ctx)
+{
+	return cm_ctx_changed_after(cm_real_cuCtxSetCurrent(ctx));
 }
 
 CUresult cuCtxPushCurrent(CUcontext ctx)
 {
-	CUresult r = cm_real_cuCtxPushCurrent(ctx);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxPushCurrent(ctx));
 }
 
 CUresult cuCtxPushCurrent_v2(CUcontext ctx)
 {
-	CUresult r = cm_real_cuCtxPushCurrent_v2(ctx);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxPushCurrent_v2(ctx));
 }
 
 CUresult cuCtxPopCurrent(CUcontext *ctx)
 {
-	CUresult r = cm_real_cuCtxPopCurrent(ctx);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxPopCurrent(ctx));
 }
 
 CUresult cuCtxPopCurrent_v2(CUcontext *ctx)
 {
-	CUresult r = cm_real_cuCtxPopCurrent_v2(ctx);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxPopCurrent_v2(ctx));
 }
 
 CUresult cuCtxCreate(CUcontext *ctx, unsigned int flags, CUdevice dev)
 {
-	CUresult r = cm_real_cuCtxCreate(ctx, flags, dev);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxCreate(ctx, flags, dev));
 }
 
 CUresult cuCtxCreate_v2(CUcontext *ctx, unsigned int flags, CUdevice dev)
 {
-	CUresult r = cm_real_cuCtxCreate_v2(ctx, flags, dev);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxCreate_v2(ctx, flags, dev));
 }
 
 CUresult cuCtxCreate_v3(CUcontext *ctx, CUexecAffinityParam *params, int n, unsigned int flags,
 			CUdevice dev)
 {
-	CUresult r = cm_real_cuCtxCreate_v3(ctx, params, n, flags, dev);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxCreate_v3(ctx, params, n, flags, dev));
 }
 
 CUresult cuCtxCreate_v4(CUcontext *ctx, CUctxCreateParams *params, unsigned int flags,
 			CUdevice dev)
 {
-	CUresult r = cm_real_cuCtxCreate_v4(ctx, params, flags, dev);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxCreate_v4(ctx, params, flags, dev));
 }
 
 CUresult cuCtxDetach(CUcontext ctx)
 {
-	CUresult r = cm_real_cuCtxDetach(ctx);
-	cm_ctx_changed();
-	return r;
+	return cm_ctx_changed_after(cm_real_cuCtxDetach(ctx));
 }

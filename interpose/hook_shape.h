@@ -47,6 +47,18 @@ static inline cm_status cm_hook_unguard(cm_status st)
 	return st;
 }
 
+/* A serving hook, written once: fn(heap, ...) under the guard; without a
+ * heap, or when the core answers CM_ERR_NOT_OURS, pass (the call to CUDA);
+ * else the core's status as the level's answer. */
+#define CM_SERVE(answer, pass, fn, ...)                                              \
+	__extension__({                                                             \
+		cm_heap *h_ = cm_hook_heap();                                       \
+		cm_status st_ = h_ ? CM_GUARDED(fn(h_, __VA_ARGS__)) : CM_ERR_NOT_OURS; \
+		st_ == CM_ERR_NOT_OURS ? (pass) : answer(st_);                      \
+	})
+#define CM_SERVE_RT(pass, fn, ...) CM_SERVE(cm_runtime_answer, pass, fn, __VA_ARGS__)
+#define CM_SERVE_DRV(pass, fn, ...) CM_SERVE(cm_driver_answer, pass, fn, __VA_ARGS__)
+
 /* The miss path of a hot hook: not inlined, kept apart from the hot code. */
 #define CM_MISS static __attribute__((noinline, cold))
 

@@ -65,27 +65,20 @@ static cm_status cm_serve_drv_pitch(cm_heap *h, CUdeviceptr *ptr, size_t *pitch,
 
 cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_serve_rt_pitch(h, p, pitch, width, height)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cudaMallocPitch(p, pitch, width, height)
-				     : cm_runtime_answer(st);
+	return CM_SERVE_RT(cm_real_cudaMallocPitch(p, pitch, width, height), cm_serve_rt_pitch, p,
+			   pitch, width, height);
 }
 
 cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent e)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_serve_rt_3d(h, pp, e)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cudaMalloc3D(pp, e) : cm_runtime_answer(st);
+	return CM_SERVE_RT(cm_real_cudaMalloc3D(pp, e), cm_serve_rt_3d, pp, e);
 }
 
 CUresult cuMemAllocPitch_v2(CUdeviceptr *p, size_t *pitch, size_t width, size_t height,
 			    unsigned int element)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_serve_drv_pitch(h, p, pitch, width, height, element))
-			 : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cuMemAllocPitch_v2(p, pitch, width, height, element)
-				     : cm_driver_answer(st);
+	return CM_SERVE_DRV(cm_real_cuMemAllocPitch_v2(p, pitch, width, height, element),
+			    cm_serve_drv_pitch, p, pitch, width, height, element);
 }
 
 /* ---- pinned host memory ---- */
@@ -125,16 +118,13 @@ static cm_status cm_serve_host_alloc(cm_heap *h, bool runtime, void **p, size_t 
 
 cudaError_t cudaMallocHost(void **p, size_t n)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, true, p, n, 0)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cudaMallocHost(p, n) : cm_runtime_answer(st);
+	return CM_SERVE_RT(cm_real_cudaMallocHost(p, n), cm_serve_host_alloc, true, p, n, 0);
 }
 
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, true, p, n, flags)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cudaHostAlloc(p, n, flags) : cm_runtime_answer(st);
+	return CM_SERVE_RT(cm_real_cudaHostAlloc(p, n, flags), cm_serve_host_alloc, true, p, n,
+			   flags);
 }
 /* The runtime answers cudaHostGetFlags for memory it allocated from its own
  * books: the flags asked (cudaMallocHost: 0); for memory the driver
@@ -161,28 +151,21 @@ cudaError_t cudaHostGetFlags(unsigned int *flags, void *p)
 
 cudaError_t cudaFreeHost(void *p)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_lib_host_free(h, (uintptr_t)p)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cudaFreeHost(p) : cm_runtime_answer(st);
+	return CM_SERVE_RT(cm_real_cudaFreeHost(p), cm_lib_host_free, (uintptr_t)p);
 }
 
 CUresult cuMemAllocHost_v2(void **p, size_t n)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, false, p, n, 0)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cuMemAllocHost_v2(p, n) : cm_driver_answer(st);
+	return CM_SERVE_DRV(cm_real_cuMemAllocHost_v2(p, n), cm_serve_host_alloc, false, p, n, 0);
 }
 
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned int flags)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_serve_host_alloc(h, false, p, n, flags)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cuMemHostAlloc(p, n, flags) : cm_driver_answer(st);
+	return CM_SERVE_DRV(cm_real_cuMemHostAlloc(p, n, flags), cm_serve_host_alloc, false, p, n,
+			    flags);
 }
 
 CUresult cuMemFreeHost(void *p)
 {
-	cm_heap *h = cm_hook_heap();
-	cm_status st = h ? CM_GUARDED(cm_lib_host_free(h, (uintptr_t)p)) : CM_ERR_NOT_OURS;
-	return st == CM_ERR_NOT_OURS ? cm_real_cuMemFreeHost(p) : cm_driver_answer(st);
+	return CM_SERVE_DRV(cm_real_cuMemFreeHost(p), cm_lib_host_free, (uintptr_t)p);
 }

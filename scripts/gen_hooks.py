@@ -704,8 +704,18 @@ def generate_header(rows, funcs, version):
     return '\n'.join(h) + '\n'
 
 
+def c_array(w, decl, count, elements):
+    """A constant C array (decl: its type and name), one element a line, and
+    its length as the size_t count."""
+    name = decl.split()[-1]
+    w('const %s[] = {' % decl)
+    for e in elements:
+        w('\t%s,' % e)
+    w('};')
+    w('const size_t %s = sizeof(%s) / sizeof(%s[0]);' % (count, name, name))
+
+
 def generate_table_c(rows, funcs, version):
-    sub = submit_functions(funcs)
     c = generated_by('hook_table.c', version,
                      'The store of the real functions and its names (real.c fills it), and '
                      'the table of the hand-written driver hooks that the lookup wrappers '
@@ -718,28 +728,18 @@ def generate_table_c(rows, funcs, version):
     w('')
     w('cm_real_fns cm_real;')
     w('')
-    w('const cm_real_slot cm_real_runtime_slots[] = {')
-    for r in rows:
-        if r.runtime and r.shape != 'submit':
-            w('\t{ "%s", (void **)&cm_real.%s },' % (r.symbol, r.symbol))
-    w('};')
-    w('const size_t cm_real_runtime_count = sizeof(cm_real_runtime_slots) / sizeof(cm_real_runtime_slots[0]);')
-    w('')
-    w('const cm_real_slot cm_real_driver_slots[] = {')
-    for r in rows:
-        if r.driver and r.shape != 'submit':
-            w('\t{ "%s", (void **)&cm_real.%s },' % (r.symbol, r.symbol))
-    for f in sub:
-        w('\t{ "%s", (void **)&cm_real.%s },' % (f.name, f.name))
-    w('};')
-    w('const size_t cm_real_driver_count = sizeof(cm_real_driver_slots) / sizeof(cm_real_driver_slots[0]);')
-    w('')
-    w('const cm_hook_entry cm_hook_table[] = {')
-    for r in sorted((r for r in rows if r.hooked and r.driver), key=lambda r: r.symbol):
-        w('\t{ .symbol = "%s", .lookup = "%s", .ptsz = %s, .hook = (cm_fn)%s, .real = (void **)&cm_real.%s },'
-          % (r.symbol, r.lookup, c_bool(r.symbol.endswith('_ptsz')), r.symbol, r.symbol))
-    w('};')
-    w('const size_t cm_hook_count = sizeof(cm_hook_table) / sizeof(cm_hook_table[0]);')
+    runtime = [r.symbol for r in rows if r.runtime and r.shape != 'submit']
+    driver = [r.symbol for r in rows if r.driver and r.shape != 'submit']
+    driver += [f.name for f in submit_functions(funcs)]
+    for kind, names in (('runtime', runtime), ('driver', driver)):
+        c_array(w, 'cm_real_slot cm_real_%s_slots' % kind, 'cm_real_%s_count' % kind,
+                ['{ "%s", (void **)&cm_real.%s }' % (n, n) for n in names])
+        w('')
+    hooked = sorted((r for r in rows if r.hooked and r.driver), key=lambda r: r.symbol)
+    entry = '{ .symbol = "%s", .lookup = "%s", .ptsz = %s, .hook = (cm_fn)%s, .real = (void **)&cm_real.%s }'
+    c_array(w, 'cm_hook_entry cm_hook_table', 'cm_hook_count',
+            [entry % (r.symbol, r.lookup, c_bool(r.symbol.endswith('_ptsz')), r.symbol, r.symbol)
+             for r in hooked])
     return '\n'.join(c) + '\n'
 
 

@@ -89,6 +89,20 @@ static cm_event event(fx *f)
 	return ev;
 }
 
+/* 4 KiB at p, zero, to be filled with value on stream st behind gate g:
+ * nothing runs while g holds, all of it once g opens. */
+static void gated_fill(fx *f, sim_gate *g, cm_stream st, uintptr_t p, unsigned char value)
+{
+	nap();
+	assert_int_equal(f->b->stream_query(f->c, 0, st), CM_NOT_READY);
+	assert_int_equal(byte_at(p), 0);
+
+	sim_gate_open(g);
+	assert_int_equal(f->b->stream_synchronize(f->c, 0, st), CM_OK);
+	assert_int_equal(byte_at(p), value);
+	assert_int_equal(byte_at(p + 4 * KiB - 1), value);
+}
+
 /* ---- streams and gates ------------------------------------------------- */
 
 static void test_gate_holds_stream(void **state)
@@ -101,14 +115,7 @@ static void test_gate_holds_stream(void **state)
 	sim_gate *g = sim_gate_enqueue(f->s, 0, st);
 	assert_non_null(g);
 	assert_int_equal(sim_memset_async(f->s, 0, p, 0xab, 4 * KiB, st), CM_OK);
-	nap();
-	assert_int_equal(f->b->stream_query(f->c, 0, st), CM_NOT_READY);
-	assert_int_equal(byte_at(p), 0);
-
-	sim_gate_open(g);
-	assert_int_equal(f->b->stream_synchronize(f->c, 0, st), CM_OK);
-	assert_int_equal(byte_at(p), 0xab);
-	assert_int_equal(byte_at(p + 4 * KiB - 1), 0xab);
+	gated_fill(f, g, st, p, 0xab);
 	assert_int_equal(f->b->stream_query(f->c, 0, st), CM_OK);
 	assert_int_equal(sim_stream_destroy(f->s, 0, st), CM_OK);
 }
@@ -206,14 +213,7 @@ static void test_stream_wait_event(void **state)
 	assert_int_equal(f->b->event_record(f->c, 0, ev, a), CM_OK);
 	assert_int_equal(f->b->stream_wait_event(f->c, 0, b, ev), CM_OK);
 	assert_int_equal(sim_memcpy_async(f->s, 0, dst, src, 4 * KiB, b), CM_OK);
-	nap();
-	assert_int_equal(f->b->stream_query(f->c, 0, b), CM_NOT_READY);
-	assert_int_equal(byte_at(dst), 0);
-
-	sim_gate_open(g);
-	assert_int_equal(f->b->stream_synchronize(f->c, 0, b), CM_OK);
-	assert_int_equal(byte_at(dst), 7);
-	assert_int_equal(byte_at(dst + 4 * KiB - 1), 7);
+	gated_fill(f, g, b, dst, 7);
 
 	/* A wait on a never-recorded event is a no-op. */
 	cm_event fresh = event(f);

@@ -35,12 +35,48 @@ static target target_of(const char *file, const char *before, const char *after)
 	return t;
 }
 
+/* The pickle checked for want, then the fixture closed and the file gone. */
+static void check_and_close(fixture *f, const target *t, const char *want)
+{
+	run_check(t->path, want);
+	fixture_close(f);
+	unlink(t->path);
+}
+
+/* At most this many lines after the header in a test's event log. */
+#define LOG_MAX 8
+
+/* The event log's lines after its header (checked), at most LOG_MAX. */
+static int read_log(const char *path, char lines[LOG_MAX][256])
+{
+	char head[256];
+	FILE *in = fopen(path, "r");
+	assert_non_null(in);
+	assert_non_null(fgets(head, sizeof(head), in));
+	assert_string_equal(head, "Thread,Time,Action,Pointer,Size,Stream,Device\n");
+	int n = 0;
+	while (n < LOG_MAX && fgets(lines[n], sizeof(lines[n]), in))
+		n++;
+	assert_null(fgets(head, sizeof(head), in)); /* no line past LOG_MAX */
+	fclose(in);
+	return n;
+}
+
+/* A fixture of mem bytes whose setting names the target file. */
+static target fixture_target(fixture *f, size_t mem, const char *file, const char *before,
+			     const char *after)
+{
+	target t = target_of(file, before, after);
+	fixture_open(f, mem, t.conf);
+	return t;
+}
+
 static void test_expandable_trace(void **state)
 {
 	(void)state;
-	target t = target_of("exp.pickle", "expandable_segments:True,oom_snapshot:", "");
 	fixture f;
-	fixture_open(&f, 64 * MiB, t.conf);
+	target t = fixture_target(&f, 64 * MiB, "exp.pickle",
+				  "expandable_segments:True,oom_snapshot:", "");
 	uintptr_t a = fixture_malloc_async(&f, 6 * MiB, CM_STREAM_LEGACY);
 	assert_int_equal(cm_free_async(f.heap, a, CM_STREAM_LEGACY), CM_OK);
 	cm_thread_flush(f.heap);
@@ -48,58 +84,46 @@ static void test_expandable_trace(void **state)
 	cm_stats st = fixture_stats(&f);
 	assert_true(st.vmm_maps >= 3 && st.vmm_unmaps >= 3);
 	assert_true(cm_snapshot_write(f.heap, t.path, stderr));
-	run_check(t.path, "segment_map segment_unmap");
-	fixture_close(&f);
-	unlink(t.path);
+	check_and_close(&f, &t, "segment_map segment_unmap");
 }
 
 /* The oom entry says how much the device had free then (48 MiB here). */
 static void test_oom_device_free(void **state)
 {
 	(void)state;
-	target t = target_of("oom.pickle", "oom_snapshot:", "");
 	fixture f;
-	fixture_open(&f, 64 * MiB, t.conf);
+	target t = fixture_target(&f, 64 * MiB, "oom.pickle", "oom_snapshot:", "");
 	uintptr_t a = fixture_malloc(&f, 16 * MiB), p;
 	FILE *quiet = fopen("/dev/null", "w");
 	cm_heap_set_report_stream(f.heap, quiet);
 	assert_int_equal(cm_malloc(f.heap, 0, 100 * MiB, &p), CM_ERR_OOM);
 	fclose(quiet);
 	cm_heap_set_report_stream(f.heap, NULL);
-	run_check(t.path, "oom --device-free");
-	fixture_free(&f, a);
-	fixture_close(&f);
-	unlink(t.path);
+	fixture_free(&f, a); /* the snapshot was written at the oom */
+	check_and_close(&f, &t, "oom --device-free");
 }
 
 /* Every allocation and free reaches the log; destroying the heap flushes it. */
 static void test_event_log(void **state)
 {
 	(void)state;
-	char line[256];
-	target t = target_of("log.csv", "log:", "");
 	fixture f;
-	fixture_open(&f, 64 * MiB, t.conf);
+	target t = fixture_target(&f, 64 * MiB, "log.csv", "log:", "");
 	cm_stream s = fixture_stream(&f, true);
 	uintptr_t a = fixture_malloc(&f, 4000), b = fixture_malloc_async(&f, 3 * MiB, s);
 	fixture_free(&f, a);
 	assert_int_equal(cm_free_async(f.heap, b, s), CM_OK);
 	fixture_close(&f);
-	FILE *in = fopen(t.path, "r");
-	assert_non_null(in);
-	int allocs = 0, frees = 0, n = 0;
-	assert_non_null(fgets(line, sizeof(line), in));
-	assert_string_equal(line, "Thread,Time,Action,Pointer,Size,Stream,Device\n");
-	while (fgets(line, sizeof(line), in)) {
-		n++;
-		allocs += strstr(line, ",allocate,0x") != NULL;
-		frees += strstr(line, ",free,0x") != NULL;
-		/* the size asked, as RMM logs it, not the block's 4096 */
-		assert_true(strstr(line, ",4000,0x") || strstr(line, ",3145728,0x"));
-		assert_non_null(strstr(line, ",0\n"));
-	}
-	fclose(in);
+	char lines[LOG_MAX][256];
+	int allocs = 0, frees = 0, n = read_log(t.path, lines);
 	assert_int_equal(n, 4);
+	for (int i = 0; i < n; i++) {
+		allocs += strstr(lines[i], ",allocate,0x") != NULL;
+		frees += strstr(lines[i], ",free,0x") != NULL;
+		/* the size asked, as RMM logs it, not the block's 4096 */
+		assert_true(strstr(lines[i], ",4000,0x") || strstr(lines[i], ",3145728,0x"));
+		assert_non_null(strstr(lines[i], ",0\n"));
+	}
 	assert_int_equal(allocs, 2);
 	assert_int_equal(frees, 2);
 	unlink(t.path);
@@ -109,7 +133,6 @@ static void test_event_log(void **state)
 static void test_event_log_devices(void **state)
 {
 	(void)state;
-	char line[256];
 	target t = target_of("log2.csv", "log:", "");
 	cm_config cfg;
 	cm_config_defaults(&cfg);
@@ -125,17 +148,14 @@ static void test_event_log_devices(void **state)
 	assert_int_equal(cm_free(h, b), CM_OK);
 	cm_heap_destroy(h);
 	sim_destroy(sm);
-	FILE *in = fopen(t.path, "r");
-	assert_non_null(in);
-	int on[2] = {0, 0};
-	assert_non_null(fgets(line, sizeof(line), in));
-	while (fgets(line, sizeof(line), in)) {
-		bool first = strstr(line, ",1000,0x") != NULL;
-		assert_true(first || strstr(line, ",5000,0x"));
-		assert_non_null(strstr(line, first ? ",0\n" : ",1\n"));
+	char lines[LOG_MAX][256];
+	int on[2] = {0, 0}, n = read_log(t.path, lines);
+	for (int i = 0; i < n; i++) {
+		bool first = strstr(lines[i], ",1000,0x") != NULL;
+		assert_true(first || strstr(lines[i], ",5000,0x"));
+		assert_non_null(strstr(lines[i], first ? ",0\n" : ",1\n"));
 		on[!first]++;
 	}
-	fclose(in);
 	assert_int_equal(on[0], 2);
 	assert_int_equal(on[1], 2);
 	unlink(t.path);
@@ -148,9 +168,9 @@ static void test_stacks_table(void **state)
 {
 	(void)state;
 	enum { N = 20000 };
-	target t = target_of("stacks.pickle", "oom_snapshot:", ",snapshot_stacks:true");
 	fixture f;
-	fixture_open(&f, 1024 * MiB, t.conf);
+	target t = fixture_target(&f, 1024 * MiB, "stacks.pickle", "oom_snapshot:",
+				  ",snapshot_stacks:true");
 	static uintptr_t p[N];
 	for (int i = 0; i < N; i++)
 		p[i] = fixture_malloc(&f, 512);

@@ -80,7 +80,8 @@ typedef struct cm_host {
 
 #define cm_host_block_of(n) ((cm_host_block *)((char *)(n)-offsetof(cm_host_block, node)))
 
-static void cm_host_publish(cm_host *c)
+/* Every change under the lock publishes the copies before it lets go. */
+static void cm_host_unlock(cm_host *c)
 {
 	atomic_store_explicit(&c->seen_calls, c->stats.host_alloc_calls, memory_order_relaxed);
 	atomic_store_explicit(&c->seen_hits, c->stats.host_cache_hits, memory_order_relaxed);
@@ -88,6 +89,7 @@ static void cm_host_publish(cm_host *c)
 	atomic_store_explicit(&c->seen_peak_reserved, c->stats.peak_host_reserved_bytes,
 			      memory_order_relaxed);
 	atomic_store_explicit(&c->seen_cached, c->stats.host_cached_bytes, memory_order_relaxed);
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* ---- sizes ---- */
@@ -499,8 +501,7 @@ cm_status cm_host_alloc(cm_heap *h, int dev, size_t size, unsigned flags, uintpt
 		b->requested = size;
 		*out = b->addr;
 	}
-	cm_host_publish(c);
-	pthread_mutex_unlock(&c->lock);
+	cm_host_unlock(c);
 	return st;
 }
 
@@ -527,8 +528,7 @@ cm_status cm_host_free(cm_heap *h, uintptr_t ptr)
 	} else {
 		cm_host_keep(c, b);
 	}
-	cm_host_publish(c);
-	pthread_mutex_unlock(&c->lock);
+	cm_host_unlock(c);
 	return st;
 }
 
@@ -553,8 +553,7 @@ size_t cm_host_trim(cm_heap *h, size_t keep)
 		return 0;
 	pthread_mutex_lock(&c->lock);
 	size_t freed = cm_host_trim_locked(c, keep);
-	cm_host_publish(c);
-	pthread_mutex_unlock(&c->lock);
+	cm_host_unlock(c);
 	return freed;
 }
 
@@ -598,8 +597,7 @@ void cm_host_forget_device(cm_heap *h, int dev)
 				cm_host_put(h, b);
 			free(b);
 		}
-	cm_host_publish(c);
-	pthread_mutex_unlock(&c->lock);
+	cm_host_unlock(c);
 }
 
 void cm_host_stats(cm_heap *h, cm_stats *st)
@@ -615,8 +613,7 @@ void cm_host_stats(cm_heap *h, cm_stats *st)
 	st->peak_host_reserved_bytes += c->stats.peak_host_reserved_bytes;
 	st->host_cached_bytes += c->stats.host_cached_bytes;
 	st->peak_host_cached_bytes += c->stats.peak_host_cached_bytes;
-	cm_host_publish(c);
-	pthread_mutex_unlock(&c->lock);
+	cm_host_unlock(c);
 }
 
 void cm_host_view(cm_heap *h, cm_stats *st)
@@ -673,7 +670,6 @@ bool cm_host_check(cm_heap *h, FILE *err)
 			free_blocks, in_pools, aged);
 		ok = false;
 	}
-	cm_host_publish(c);
-	pthread_mutex_unlock(&c->lock);
+	cm_host_unlock(c);
 	return ok;
 }

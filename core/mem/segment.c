@@ -30,16 +30,25 @@
 
 #define CM_SLAB_BLOCKS 256
 
+/* An array of *cap elements of each bytes, doubled (first when empty): the
+ * new array with *cap updated, or NULL with both unchanged. */
+static void *cm_array_grow(void *a, size_t *cap, size_t each, size_t first)
+{
+	size_t n = *cap ? 2 * *cap : first;
+	void *grown = realloc(a, n * each);
+	if (grown)
+		*cap = n;
+	return grown;
+}
+
 static cm_block *cm_block_new(cm_device *d)
 {
 	if (!d->block_freelist) {
 		if (d->nslabs == d->slabs_cap) {
-			size_t cap = d->slabs_cap ? 2 * d->slabs_cap : 16;
-			void **slabs = realloc(d->slabs, cap * sizeof(*slabs));
+			void **slabs = cm_array_grow(d->slabs, &d->slabs_cap, sizeof(*slabs), 16);
 			if (!slabs)
 				return NULL;
 			d->slabs = slabs;
-			d->slabs_cap = cap;
 		}
 		cm_block *slab = aligned_alloc(_Alignof(cm_block), CM_SLAB_BLOCKS * sizeof(*slab));
 		if (!slab)
@@ -302,12 +311,10 @@ cm_segment *cm_segment_find(cm_device *d, uintptr_t addr)
 static bool cm_segtab_insert(cm_device *d, cm_segment *seg)
 {
 	if (d->nsegs == d->segs_cap) {
-		size_t cap = d->segs_cap ? 2 * d->segs_cap : 64;
-		cm_segment **segs = realloc(d->segs, cap * sizeof(*segs));
+		cm_segment **segs = cm_array_grow(d->segs, &d->segs_cap, sizeof(*segs), 64);
 		if (!segs)
 			return false;
 		d->segs = segs;
-		d->segs_cap = cap;
 	}
 	size_t i = cm_segtab_index(d, cm_seg_base(seg));
 	memmove(&d->segs[i + 1], &d->segs[i], (d->nsegs - i) * sizeof(*d->segs));

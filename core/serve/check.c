@@ -209,6 +209,17 @@ static bool cm_is_user_stream(const cm_stream_rec *r)
 	return r->kind == CM_SK_BLOCKING || r->kind == CM_SK_NONBLOCKING;
 }
 
+/* A stream list's length n (walked), the records that belong on it and
+ * the device's count of them agree. */
+static bool cm_check_list_count(cm_device *d, const char *list, size_t n, size_t belong,
+				size_t count, FILE *err)
+{
+	CM_CHECK(n == belong && belong == count,
+		 "%s list holds %zu, %zu records belong on it, the device counts %zu", list, n,
+		 belong, count);
+	return true;
+}
+
 /* The stream lists (streams.c) against the records: user_list holds the
  * live user streams and the zombies (user_streams of them), the zombie
  * list the zombies, the non-blocking list the live non-blocking streams
@@ -229,24 +240,20 @@ static bool cm_check_stream_lists(cm_device *d, FILE *err)
 		CM_CHECK(cm_is_user_stream(r) && (r->alive || r->zombie) &&
 				 (!r->user_next || r->user_next->user_prev == r),
 			 "stream %#" PRIxPTR " wrongly on the user list", (uintptr_t)r->handle);
-	CM_CHECK(n == users && users == atomic_load(&d->user_streams),
-		 "user list holds %zu, %zu records are user streams, user_streams %u", n, users,
-		 (unsigned)atomic_load(&d->user_streams));
+	if (!cm_check_list_count(d, "user", n, users, atomic_load(&d->user_streams), err))
+		return false;
 	n = 0;
 	for (cm_stream_rec *r = d->zombie_oldest; r && n <= zombies; r = r->zombie_newer, n++)
 		CM_CHECK(r->zombie && (r->zombie_newer ? r->zombie_newer->zombie_older == r
 						       : d->zombie_newest == r),
 			 "stream %#" PRIxPTR " wrongly on the zombie list", (uintptr_t)r->handle);
-	CM_CHECK(n == zombies && zombies == atomic_load(&d->zombies),
-		 "zombie list holds %zu, %zu records are zombies, zombies %u", n, zombies,
-		 (unsigned)atomic_load(&d->zombies));
+	if (!cm_check_list_count(d, "zombie", n, zombies, atomic_load(&d->zombies), err))
+		return false;
 	n = 0;
 	for (cm_stream_rec *r = d->nb_list; r && n <= nb; r = r->nb_next, n++)
 		CM_CHECK(r->zombie || (r->alive && r->kind == CM_SK_NONBLOCKING),
 			 "stream %#" PRIxPTR " wrongly on the non-blocking list", (uintptr_t)r->handle);
-	CM_CHECK(n == nb && nb == d->nb_count, "non-blocking list holds %zu of %zu, counts %zu", n,
-		 nb, d->nb_count);
-	return true;
+	return cm_check_list_count(d, "non-blocking", n, nb, d->nb_count, err);
 }
 
 static bool cm_check_stats(cm_device *d, const cm_check_sums *sum, FILE *err)

@@ -396,13 +396,7 @@ static void cm_tc_unbind_registered(cm_tcache *tc, bool flush)
 		h->retired[i].hits += atomic_load(&td->hits);
 		h->retired[i].frees += atomic_load(&td->frees);
 	}
-	if (tc->prev)
-		tc->prev->next = tc->next;
-	else
-		h->tcaches = tc->next;
-	if (tc->next)
-		tc->next->prev = tc->prev;
-	tc->next = tc->prev = NULL;
+	CM_LIST_REMOVE(h->tcaches, tc, prev, next);
 	tc->heap = NULL;
 }
 
@@ -444,10 +438,7 @@ cm_tcache *cm_tc_get(cm_heap *h)
 			pthread_mutex_unlock(&h->devs[i].lock);
 		}
 		tc->heap = h;
-		tc->next = h->tcaches;
-		if (h->tcaches)
-			h->tcaches->prev = tc;
-		h->tcaches = tc;
+		CM_LIST_PUSH(h->tcaches, tc, prev, next);
 	}
 	pthread_mutex_unlock(&cm_tc_registry);
 	return tc->devs ? tc : NULL;

@@ -179,23 +179,27 @@ int fk_cur_dev(void)
 	return c ? c->dev : 0;
 }
 
-/* Can calls use c (a handle this driver gave out)? */
-static CUresult fk_ctx_usable(CUcontext c)
+/* The fake initialized and *ctx usable (a handle this driver gave out,
+ * live); a NULL *ctx is the current context, stored there. */
+static CUresult fk_begin_in(CUcontext *ctx)
 {
+	CUresult r = fk_initialized();
+	if (r != CUDA_SUCCESS)
+		return r;
+	if (!*ctx && !(*ctx = fk_cur_ctx()))
+		return CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_lock(&fk.lock);
-	CUresult r = c->destroyed ? CUDA_ERROR_CONTEXT_IS_DESTROYED
-		     : c->live ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+	r = (*ctx)->destroyed ? CUDA_ERROR_CONTEXT_IS_DESTROYED
+	    : (*ctx)->live    ? CUDA_SUCCESS
+			      : CUDA_ERROR_INVALID_CONTEXT;
 	pthread_mutex_unlock(&fk.lock);
 	return r;
 }
 
 CUresult fk_begin(void)
 {
-	CUresult r = fk_initialized();
-	if (r != CUDA_SUCCESS)
-		return r;
-	CUcontext c = fk_cur_ctx();
-	return c ? fk_ctx_usable(c) : CUDA_ERROR_INVALID_CONTEXT;
+	CUcontext c = NULL;
+	return fk_begin_in(&c);
 }
 
 uint64_t fk_thread_id(void)
@@ -403,6 +407,19 @@ static CUresult fk_device_check(CUdevice dev)
 	return r;
 }
 
+/* The primary context's work and memory gone: the last release drops the
+ * last reference; a reset destroys it but does not release it. */
+static void fk_prim_reset(CUdevice dev, bool release)
+{
+	fk_ctx_reset(&fk.prim[dev]);
+	pthread_mutex_lock(&fk.lock);
+	if (!release)
+		fk.prim[dev].destroyed = true;
+	else if (--fk.prim[dev].refs == 0)
+		fk.prim[dev].live = false;
+	pthread_mutex_unlock(&fk.lock);
+}
+
 FK_API CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
 	CUresult r = fk_device_check(dev);
@@ -431,26 +448,17 @@ FK_API CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev)
 	else if (!last)
 		fk.prim[dev].refs--;
 	pthread_mutex_unlock(&fk.lock);
-	if (!last)
-		return r;
-	fk_ctx_reset(&fk.prim[dev]);
-	pthread_mutex_lock(&fk.lock);
-	if (--fk.prim[dev].refs == 0)
-		fk.prim[dev].live = false;
-	pthread_mutex_unlock(&fk.lock);
-	return CUDA_SUCCESS;
+	if (last)
+		fk_prim_reset(dev, true);
+	return r;
 }
 
 FK_API CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev)
 {
 	CUresult r = fk_device_check(dev);
-	if (r != CUDA_SUCCESS)
-		return r;
-	fk_ctx_reset(&fk.prim[dev]); /* destroys, does not release */
-	pthread_mutex_lock(&fk.lock);
-	fk.prim[dev].destroyed = true;
-	pthread_mutex_unlock(&fk.lock);
-	return CUDA_SUCCESS;
+	if (r == CUDA_SUCCESS)
+		fk_prim_reset(dev, false);
+	return r;
 }
 
 FK_API CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *active)
@@ -602,12 +610,7 @@ FK_API CUresult cuCtxGetDevice(CUdevice *device)
 FK_API CUresult cuCtxSynchronize_v2(CUcontext ctx)
 {
 	FK_FAIL("cuCtxSynchronize");
-	CUresult r = fk_initialized();
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!ctx)
-		ctx = fk_cur_ctx();
-	r = ctx ? fk_ctx_usable(ctx) : CUDA_ERROR_INVALID_CONTEXT;
+	CUresult r = fk_begin_in(&ctx);
 	if (r == CUDA_SUCCESS)
 		r = fk_device_sync_check(ctx->dev);
 	if (r != CUDA_SUCCESS)

@@ -199,6 +199,17 @@ void fk_capture_invalidate(uint64_t cap_id)
 	pthread_mutex_unlock(&fk.lock);
 }
 
+/* Under fk.lock, a use of stream r: on the legacy stream, any conflict
+ * with a capture (in *e) and NULL; on another, the capture it is in. */
+static fk_capture *fk_stream_capture_locked(const fk_sref *r, CUresult *e)
+{
+	if (r->kind != FK_S_LEGACY)
+		return fk_capture_of(r);
+	if (fk_legacy_conflict(r->dev))
+		*e = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+	return NULL;
+}
+
 CUresult fk_stream_use(const fk_sref *r, uint64_t *cap_id)
 {
 	CUresult e = CUDA_SUCCESS;
@@ -207,19 +218,14 @@ CUresult fk_stream_use(const fk_sref *r, uint64_t *cap_id)
 	if (atomic_load(&fk.ncaps) == 0)
 		return CUDA_SUCCESS;
 	pthread_mutex_lock(&fk.lock);
-	if (r->kind == FK_S_LEGACY) {
-		if (fk_legacy_conflict(r->dev))
-			e = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-	} else {
-		fk_capture *c = fk_capture_of(r);
-		if (c && c->invalidated) {
-			e = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-		} else if (c) {
-			*cap_id = c->id;
-			fk_join *j = fk_join_of(c, r);
-			if (j)
-				j->ops++;
-		}
+	fk_capture *c = fk_stream_capture_locked(r, &e);
+	if (c && c->invalidated) {
+		e = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	} else if (c) {
+		*cap_id = c->id;
+		fk_join *j = fk_join_of(c, r);
+		if (j)
+			j->ops++;
 	}
 	pthread_mutex_unlock(&fk.lock);
 	return e;
@@ -234,15 +240,10 @@ static CUresult fk_stream_sync_check(const fk_sref *r)
 	if (atomic_load(&fk.ncaps) == 0)
 		return CUDA_SUCCESS;
 	pthread_mutex_lock(&fk.lock);
-	if (r->kind == FK_S_LEGACY) {
-		if (fk_legacy_conflict(r->dev))
-			e = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-	} else {
-		fk_capture *c = fk_capture_of(r);
-		if (c) {
-			c->invalidated = true;
-			e = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-		}
+	fk_capture *c = fk_stream_capture_locked(r, &e);
+	if (c) {
+		c->invalidated = true;
+		e = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
 	pthread_mutex_unlock(&fk.lock);
 	return e == CUDA_SUCCESS ? fk_unsafe_check() : e;
@@ -289,6 +290,22 @@ CUresult fk_device_sync_check(int dev)
 	return bad ? CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED : CUDA_SUCCESS;
 }
 
+/* A table of *n entries of each bytes, grown where it can to hold index i
+ * (to twice its size, or to i + slack), the new entries zeroed and *n
+ * updated: i < *n says whether it holds i. */
+static void *fk_table_fit(void *v, size_t *n, size_t i, size_t each, size_t slack)
+{
+	if (i < *n)
+		return v;
+	size_t m = *n * 2 > i + 1 ? *n * 2 : i + slack;
+	char *grown = realloc(v, m * each);
+	if (!grown)
+		return v;
+	memset(grown + *n * each, 0, (m - *n) * each);
+	*n = m;
+	return grown;
+}
+
 CUresult fk_wait_point(const fk_sref *r)
 {
 	const cm_backend *be = fk.be;
@@ -326,15 +343,7 @@ static CUresult fk_stream_create(CUstream *pStream, unsigned flags, int priority
 		return CUDA_ERROR_OUT_OF_MEMORY;
 
 	pthread_mutex_lock(&fk.lock);
-	if (i >= fk.nstreams) {
-		size_t n = fk.nstreams * 2 > i + 1 ? fk.nstreams * 2 : i + 16;
-		fk_stream_info *v = realloc(fk.streams, n * sizeof(*v));
-		if (v) {
-			memset(v + fk.nstreams, 0, (n - fk.nstreams) * sizeof(*v));
-			fk.streams = v;
-			fk.nstreams = n;
-		}
-	}
+	fk.streams = fk_table_fit(fk.streams, &fk.nstreams, i, sizeof(*fk.streams), 16);
 	bool ok = i < fk.nstreams;
 	if (ok)
 		fk.streams[i] = (fk_stream_info){ .live = true, .dev = dev, .ctx = fk_cur_ctx(),
@@ -449,15 +458,21 @@ CUresult fk_stream_get_ctx(CUstream stream, CUcontext *pctx, bool ptsz)
 	return r;
 }
 
+/* The checks before the host asks about a stream (query or synchronize):
+ * the stream in *ref. */
+static CUresult fk_stream_host_wait(CUstream stream, bool ptsz, fk_sref *ref)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS)
+		r = fk_stream_resolve(stream, ptsz, ref);
+	return r == CUDA_SUCCESS ? fk_stream_sync_check(ref) : r;
+}
+
 CUresult fk_stream_synchronize(CUstream stream, bool ptsz)
 {
 	fk_sref ref;
-	CUresult r = fk_begin();
+	CUresult r = fk_stream_host_wait(stream, ptsz, &ref);
 
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_sync_check(&ref);
 	if (r != CUDA_SUCCESS)
 		return r;
 	/* The legacy stream's work includes what its blocking streams had
@@ -498,12 +513,8 @@ static bool fk_blocking_busy(int dev)
 CUresult fk_stream_query(CUstream stream, bool ptsz)
 {
 	fk_sref ref;
-	CUresult r = fk_begin();
+	CUresult r = fk_stream_host_wait(stream, ptsz, &ref);
 
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_sync_check(&ref);
 	if (r == CUDA_SUCCESS)
 		r = fk_status(fk.be->stream_query(fk.be->ctx, ref.dev, ref.h),
 			      CUDA_ERROR_INVALID_HANDLE);
@@ -574,6 +585,42 @@ static CUresult fk_hostop_enqueue(const fk_sref *r, fk_hostop *op, bool sync)
 	return CUDA_SUCCESS;
 }
 
+/* Work for stream, resolved in *ref. In a capture (*captured) the work is
+ * not run: an asynchronous call is recorded into the graph, a synchronous
+ * one invalidates the capture. */
+static CUresult fk_work_stream(CUstream stream, bool ptsz, bool sync, fk_sref *ref,
+			       bool *captured)
+{
+	uint64_t cap;
+	CUresult r = fk_stream_resolve(stream, ptsz, ref);
+	if (r == CUDA_SUCCESS)
+		r = fk_stream_use(ref, &cap);
+	*captured = r == CUDA_SUCCESS && cap;
+	if (!*captured || !sync)
+		return r;
+	fk_capture_invalidate(cap);
+	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
+/* A copy's or a set's opening: false, with *r its answer, when the call
+ * ends there (the fake not initialized, or no bytes). */
+static bool fk_work_begin(size_t count, CUresult *r)
+{
+	*r = fk_begin();
+	return *r == CUDA_SUCCESS && count != 0;
+}
+
+/* A host operation on the count bytes at dst, or NULL (out of memory). */
+static fk_hostop *fk_hostop_new(void *dst, size_t count)
+{
+	fk_hostop *op = calloc(1, sizeof(*op));
+	if (op) {
+		op->dst = dst;
+		op->n = count;
+	}
+	return op;
+}
+
 CUresult fk_memcpy(CUdeviceptr dstp, CUdeviceptr srcp, size_t count, CUstream stream, bool ptsz,
 		   bool sync)
 {
@@ -581,13 +628,11 @@ CUresult fk_memcpy(CUdeviceptr dstp, CUdeviceptr srcp, size_t count, CUstream st
 	const void *src = (const void *)srcp;
 	fk_sref ref;
 	fk_alloc ad, as;
-	uint64_t cap;
-	CUresult r = fk_begin();
+	bool captured;
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
+	if (!fk_work_begin(count, &r))
 		return r;
-	if (count == 0)
-		return CUDA_SUCCESS;
 	if (!dst || !src)
 		return CUDA_ERROR_INVALID_VALUE;
 	int fd = fk_lookup_range(dst, count, &ad);
@@ -595,17 +640,9 @@ CUresult fk_memcpy(CUdeviceptr dstp, CUdeviceptr srcp, size_t count, CUstream st
 	if (fd < 0 || fs < 0)
 		return CUDA_ERROR_INVALID_VALUE;
 
-	r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_use(&ref, &cap);
-	if (r != CUDA_SUCCESS)
+	r = fk_work_stream(stream, ptsz, sync, &ref, &captured);
+	if (r != CUDA_SUCCESS || captured)
 		return r;
-	if (cap) {
-		if (!sync)
-			return CUDA_SUCCESS; /* recorded into the graph */
-		fk_capture_invalidate(cap);
-		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-	}
 
 	if (fd == 1 && fs == 1 && ad.kind != FK_HOST && as.kind != FK_HOST)
 		/* Device to device: no host synchronization, even for cuMemcpy. */
@@ -617,12 +654,10 @@ CUresult fk_memcpy(CUdeviceptr dstp, CUdeviceptr srcp, size_t count, CUstream st
 	 * done (documented, and observed on an H200). */
 	if (fd == 0)
 		sync = true;
-	fk_hostop *op = calloc(1, sizeof(*op));
+	fk_hostop *op = fk_hostop_new(dst, count);
 	if (!op)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	op->dst = dst;
 	op->src = src;
-	op->n = count;
 	if (!sync && fs == 0) { /* pageable source: staged at the call */
 		op->staging = malloc(count);
 		if (!op->staging) {
@@ -641,36 +676,24 @@ CUresult fk_memset(CUdeviceptr dst, unsigned char value, size_t count, CUstream 
 	void *devPtr = (void *)dst;
 	fk_sref ref;
 	fk_alloc a;
-	uint64_t cap;
-	CUresult r = fk_begin();
+	bool captured;
+	CUresult r;
 
-	if (r != CUDA_SUCCESS)
+	if (!fk_work_begin(count, &r))
 		return r;
-	if (count == 0)
-		return CUDA_SUCCESS;
 	if (fk_lookup_range(devPtr, count, &a) != 1)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_use(&ref, &cap);
-	if (r != CUDA_SUCCESS)
+	r = fk_work_stream(stream, ptsz, sync, &ref, &captured);
+	if (r != CUDA_SUCCESS || captured)
 		return r;
-	if (cap) {
-		if (!sync)
-			return CUDA_SUCCESS;
-		fk_capture_invalidate(cap);
-		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-	}
 	if (a.kind != FK_HOST) /* asynchronous for device memory, even cuMemsetD8 */
 		return fk_status(sim_memset_async(fk.s, ref.dev, (uintptr_t)devPtr, value,
 							 count, ref.h),
 					CUDA_ERROR_INVALID_VALUE);
 
-	fk_hostop *op = calloc(1, sizeof(*op));
+	fk_hostop *op = fk_hostop_new(devPtr, count);
 	if (!op)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	op->dst = devPtr;
-	op->n = count;
 	op->value = value;
 	op->set = true;
 	return fk_hostop_enqueue(&ref, op, sync); /* pinned: synchronous */
@@ -679,16 +702,14 @@ CUresult fk_memset(CUdeviceptr dst, unsigned char value, size_t count, CUstream 
 CUresult fk_host_func(CUstream stream, CUhostFn fn, void *userData, bool ptsz)
 {
 	fk_sref ref;
-	uint64_t cap;
+	bool captured = false;
 	CUresult r = fk_begin();
 
 	if (r == CUDA_SUCCESS && !fn)
 		r = CUDA_ERROR_INVALID_VALUE;
 	if (r == CUDA_SUCCESS)
-		r = fk_stream_resolve(stream, ptsz, &ref);
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_use(&ref, &cap);
-	if (r != CUDA_SUCCESS || cap)
+		r = fk_work_stream(stream, ptsz, false, &ref, &captured);
+	if (r != CUDA_SUCCESS || captured)
 		return r;
 	return fk_status(sim_host_func(fk.s, ref.dev, ref.h, fn, userData),
 				CUDA_ERROR_INVALID_HANDLE);
@@ -746,15 +767,7 @@ static CUresult fk_event_create(CUevent *event, unsigned flags)
 	}
 
 	pthread_mutex_lock(&fk.lock);
-	if (i >= fk.nevents) {
-		size_t n = fk.nevents * 2 > i + 1 ? fk.nevents * 2 : i + 64;
-		fk_event_info *v = realloc(fk.events, n * sizeof(*v));
-		if (v) {
-			memset(v + fk.nevents, 0, (n - fk.nevents) * sizeof(*v));
-			fk.events = v;
-			fk.nevents = n;
-		}
-	}
+	fk.events = fk_table_fit(fk.events, &fk.nevents, i, sizeof(*fk.events), 64);
 	bool ok = i < fk.nevents;
 	if (ok)
 		fk.events[i] = (fk_event_info){ .h = h, .live = true, .dev = dev, .ctx = fk_cur_ctx(),
@@ -926,55 +939,58 @@ static CUresult fk_event_captured(CUevent event)
 	return r;
 }
 
-FK_API CUresult cuEventQuery(CUevent event)
+/* cuEventQuery, and with sync cuEventSynchronize. */
+static CUresult fk_event_wait(CUevent event, bool sync)
 {
-	FK_FAIL("cuEventQuery");
 	fk_event_info ei;
 	CUresult r = fk_begin();
-
 	if (r == CUDA_SUCCESS)
 		r = fk_event_get(event, &ei);
 	if (r == CUDA_SUCCESS)
 		r = fk_event_captured(event);
 	if (r == CUDA_SUCCESS)
 		r = fk_unsafe_check();
-	if (r == CUDA_SUCCESS)
-		r = fk_status(fk.be->event_query(fk.be->ctx, ei.dev, (cm_event)event),
-			      CUDA_ERROR_INVALID_HANDLE);
+	if (r != CUDA_SUCCESS)
+		return r;
+	const cm_backend *be = fk.be;
+	cm_status st = sync ? be->event_synchronize(be->ctx, ei.dev, (cm_event)event)
+			    : be->event_query(be->ctx, ei.dev, (cm_event)event);
+	r = fk_status(st, CUDA_ERROR_INVALID_HANDLE);
+	if (r == CUDA_SUCCESS && sync)
+		fk_pools_synced(ei.dev);
 	return r;
+}
+
+FK_API CUresult cuEventQuery(CUevent event)
+{
+	FK_FAIL("cuEventQuery");
+	return fk_event_wait(event, false);
 }
 
 FK_API CUresult cuEventSynchronize(CUevent event)
 {
 	FK_FAIL("cuEventSynchronize");
-	fk_event_info ei;
-	CUresult r = fk_begin();
-
-	if (r == CUDA_SUCCESS)
-		r = fk_event_get(event, &ei);
-	if (r == CUDA_SUCCESS)
-		r = fk_event_captured(event);
-	if (r == CUDA_SUCCESS)
-		r = fk_unsafe_check();
-	if (r == CUDA_SUCCESS)
-		r = fk_status(fk.be->event_synchronize(fk.be->ctx, ei.dev, (cm_event)event),
-			      CUDA_ERROR_INVALID_HANDLE);
-	if (r == CUDA_SUCCESS)
-		fk_pools_synced(ei.dev);
-	return r;
+	return fk_event_wait(event, true);
 }
 
 /* ---- capture ------------------------------------------------------------ */
 
+/* A capture call's opening: the fake initialized, its other arguments
+ * valid (args_ok), then the stream resolved in *ref. */
+static CUresult fk_stream_args(CUstream stream, bool ptsz, bool args_ok, fk_sref *ref)
+{
+	CUresult r = fk_begin();
+	if (r == CUDA_SUCCESS && !args_ok)
+		r = CUDA_ERROR_INVALID_VALUE;
+	return r == CUDA_SUCCESS ? fk_stream_resolve(stream, ptsz, ref) : r;
+}
+
 CUresult fk_begin_capture(CUstream stream, CUstreamCaptureMode mode, bool ptsz)
 {
 	fk_sref ref;
-	CUresult r = fk_begin();
+	bool mode_ok = (unsigned)mode <= (unsigned)CU_STREAM_CAPTURE_MODE_RELAXED;
+	CUresult r = fk_stream_args(stream, ptsz, mode_ok, &ref);
 
-	if (r == CUDA_SUCCESS && (unsigned)mode > (unsigned)CU_STREAM_CAPTURE_MODE_RELAXED)
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_resolve(stream, ptsz, &ref);
 	if (r == CUDA_SUCCESS && ref.kind == FK_S_LEGACY)
 		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	if (r != CUDA_SUCCESS)
@@ -1008,12 +1024,8 @@ CUresult fk_end_capture(CUstream stream, CUgraph *pGraph, bool ptsz)
 {
 	fk_sref ref;
 	fk_capture *c = NULL;
-	CUresult r = fk_begin();
+	CUresult r = fk_stream_args(stream, ptsz, pGraph != NULL, &ref);
 
-	if (r == CUDA_SUCCESS && !pGraph)
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_resolve(stream, ptsz, &ref);
 	if (r != CUDA_SUCCESS)
 		return r;
 
@@ -1071,12 +1083,8 @@ CUresult fk_is_capturing(CUstream stream, CUstreamCaptureStatus *status,
 				   bool ptsz)
 {
 	fk_sref ref;
-	CUresult r = fk_begin();
+	CUresult r = fk_stream_args(stream, ptsz, status != NULL, &ref);
 
-	if (r == CUDA_SUCCESS && !status)
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (r == CUDA_SUCCESS)
-		r = fk_stream_resolve(stream, ptsz, &ref);
 	if (r != CUDA_SUCCESS)
 		return r;
 	*status = CU_STREAM_CAPTURE_STATUS_NONE;
@@ -1127,17 +1135,23 @@ static fk_graph *fk_graph_take(const void *handle, bool exec)
 	return g;
 }
 
-FK_API CUresult cuGraphDestroy(CUgraph graph)
+/* cuGraphDestroy, cuGraphExecDestroy. */
+static CUresult fk_graph_destroy(const void *handle, bool exec)
 {
 	CUresult r = fk_begin();
 	fk_graph *g;
 
 	if (r != CUDA_SUCCESS)
 		return r;
-	if (!(g = fk_graph_take(graph, false)))
+	if (!(g = fk_graph_take(handle, exec)))
 		return CUDA_ERROR_INVALID_VALUE;
 	free(g);
 	return CUDA_SUCCESS;
+}
+
+FK_API CUresult cuGraphDestroy(CUgraph graph)
+{
+	return fk_graph_destroy(graph, false);
 }
 
 /* An executable graph outlives its graph, as CUDA's does; it runs nothing
@@ -1173,15 +1187,7 @@ FK_API CUresult cuGraphInstantiateWithFlags(CUgraphExec *exec, CUgraph graph,
 
 FK_API CUresult cuGraphExecDestroy(CUgraphExec exec)
 {
-	CUresult r = fk_begin();
-	fk_graph *g;
-
-	if (r != CUDA_SUCCESS)
-		return r;
-	if (!(g = fk_graph_take(exec, true)))
-		return CUDA_ERROR_INVALID_VALUE;
-	free(g);
-	return CUDA_SUCCESS;
+	return fk_graph_destroy(exec, true);
 }
 
 /* ---- device reset ------------------------------------------------------- */
