@@ -116,6 +116,7 @@ struct CUmemPoolHandle_st {
 	bool dflt; /* the device's default pool */
 	bool live; /* explicit: until cuMemPoolDestroy */
 	uint64_t used, used_high, reserved, reserved_high, threshold;
+	uint64_t unsynced; /* freed since the device's last synchronization: no trim gives it back */
 	int reuse[3]; /* the REUSE_* attributes (1 to 3), default enabled */
 };
 

@@ -23,8 +23,10 @@
  * does not cover it; a free takes it from used only, so the pool holds it
  * (reserved) until a stream, event or context synchronization of its
  * device finds more than the release threshold reserved, or a trim
- * (cuMemPoolTrimTo: after the queued frees completed, reserved down to
- * the bytes asked, never below used). The memory itself goes back to the
+ * (cuMemPoolTrimTo: reserved down to the bytes asked, never below used
+ * nor the frees since the device's last synchronization, which a trim does
+ * not wait for: probe-h200-driver.txt, pool.trim-at-once.reserved kept, an
+ * H100). The memory itself goes back to the
  * sim at the free, as before (fakecu.c's deferred frees): the fake models
  * what the pool reports, not its reuse. Not measured on an H200: the
  * granularity at which NVIDIA's pools reserve (the fake reserves what it
@@ -85,14 +87,18 @@ void fk_pool_charge_locked(CUmemoryPool p, size_t charge)
 
 void fk_pool_uncharge_locked(CUmemoryPool p, size_t charge)
 {
-	p->used -= charge < p->used ? charge : p->used;
+	charge = charge < p->used ? charge : p->used;
+	p->used -= charge;
+	p->unsynced += charge;
 }
 
-/* fk.lock held: gives back what p holds above keep, never below used. */
+/* fk.lock held: gives back what p holds above keep, never below used nor
+ * what frees the host has not seen complete left it (unsynced). */
 static void fk_pool_release_locked(CUmemoryPool p, uint64_t keep)
 {
+	uint64_t floor = p->used + p->unsynced;
 	if (p->reserved > keep)
-		p->reserved = keep > p->used ? keep : p->used;
+		p->reserved = keep > floor ? keep : floor;
 }
 
 void fk_pools_synced(int dev)
@@ -101,10 +107,14 @@ void fk_pools_synced(int dev)
 		return;
 	pthread_mutex_lock(&fk.lock);
 	CUmemoryPool d = fk_pool_default_locked(dev);
+	d->unsynced = 0;
 	fk_pool_release_locked(d, d->threshold);
-	for (CUmemoryPool q = fk.pools; q; q = q->next)
-		if (q->dev == dev)
+	for (CUmemoryPool q = fk.pools; q; q = q->next) {
+		if (q->dev == dev) {
+			q->unsynced = 0;
 			fk_pool_release_locked(q, q->threshold);
+		}
+	}
 	pthread_mutex_unlock(&fk.lock);
 }
 
@@ -263,7 +273,6 @@ FK_API CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep)
 	CUresult r = fk_initialized();
 	if (r != CUDA_SUCCESS)
 		return r;
-	fk_drain_frees(); /* the frees queued so far completed */
 	pthread_mutex_lock(&fk.lock);
 	if (!fk_pool_valid_locked(pool))
 		r = CUDA_ERROR_INVALID_VALUE;

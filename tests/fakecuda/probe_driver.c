@@ -319,6 +319,31 @@ static void stream_info(const char *key, CUstream s)
 	    c == primary ? "primary" : c ? "other" : "NULL");
 }
 
+/* What a trim of the default pool gives back of a stream-ordered free that
+ * may not have completed yet, and after a synchronization (the release
+ * threshold at its maximum, so that the synchronization itself keeps all). */
+static void probe_pool_trim(void)
+{
+	CUmemoryPool pool = NULL;
+	CUdeviceptr p = 0;
+	cuuint64_t keep_all = UINT64_MAX, r1 = 1, r2 = 1, r3 = 1;
+	code("pool.default", cuDeviceGetDefaultMemPool(&pool, 0));
+	code("pool.threshold-max", cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep_all));
+	code("pool.alloc-async", cuMemAllocAsync(&p, 64 * MIB, NULL));
+	code("pool.free-async", cuMemFreeAsync(p, NULL));
+	code("pool.trim-at-once", cuMemPoolTrimTo(pool, 0));
+	cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &r1);
+	say("pool.trim-at-once.reserved", "%s", r1 ? "kept" : "0");
+	cuCtxSynchronize();
+	cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &r2);
+	say("pool.after-sync.reserved", "%s", r2 ? "kept" : "0");
+	code("pool.trim-after-sync", cuMemPoolTrimTo(pool, 0));
+	cuMemPoolGetAttribute(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &r3);
+	say("pool.trim-after-sync.reserved", "%s", r3 ? "kept" : "0");
+	cuuint64_t zero = 0;
+	cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &zero);
+}
+
 static void probe_streams(void)
 {
 	CUstream s = NULL;
@@ -516,6 +541,7 @@ int main(int argc, char **argv)
 	probe_contexts();
 	probe_memory();
 	probe_streams();
+	probe_pool_trim();
 	probe_vmm();
 	probe_vmm_semantics();
 	probe_reset();

@@ -258,9 +258,18 @@ static void second_device(void)
 	if (USED(pool0) != used0)
 		FAIL("device 0's UsedMemCurrent moved with device 1's allocation: %llu -> %llu",
 		     (unsigned long long)used0, (unsigned long long)USED(pool0));
+	/* The free completed (a synchronization that keeps it all), then the
+	 * trim from device 0: a trim gives back only what completed frees left
+	 * (probe-h200-driver.txt, pool.trim-at-once.reserved). */
+	uint64_t keep_all = UINT64_MAX;
+	CHECK(cudaMemPoolSetAttribute(pool1, cudaMemPoolAttrReleaseThreshold, &keep_all));
 	CHECK(cudaSetDevice(1));
 	CHECK(cudaFreeAsync(p, 0));
+	CHECK(cudaDeviceSynchronize());
 	CHECK(cudaSetDevice(0));
+	if (RESERVED(pool1) < N)
+		FAIL("device 1's ReservedMemCurrent after the free and a synchronization that keeps "
+		     "all: expected >= %zu, got %llu", (size_t)N, (unsigned long long)RESERVED(pool1));
 	CHECK(cudaMemPoolTrimTo(pool1, 0));
 	if (RESERVED(pool1) != 0)
 		FAIL("device 1's ReservedMemCurrent after its trim, asked from device 0: expected 0, "
