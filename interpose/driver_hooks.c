@@ -716,7 +716,7 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
 	if (!handle || !cm_drv_block_of(p, &info))
 		return cm_real_cuIpcGetMemHandle(handle, p);
 	if (!info.base)
-		return CUDA_ERROR_INVALID_VALUE; /* no live block: CUDA's answer for freed memory */
+		return CUDA_ERROR_INVALID_VALUE; /* no live block: as for memory CUDA does not know */
 	return cm_drv_ipc_export(&info, handle, p);
 }
 
@@ -724,7 +724,7 @@ CUresult cuIpcGetMemHandle(CUipcMemHandle *handle, CUdeviceptr p)
 static CUresult cm_drv_ipc_open_token(CUdeviceptr *p, cm_ipc_import *imp, unsigned int flags)
 {
 	if (imp->stale)
-		return CUDA_ERROR_INVALID_VALUE; /* as CUDA for a freed allocation's handle */
+		return CUDA_ERROR_INVALID_VALUE; /* CUDA's answer to bytes that are no handle */
 	CUipcMemHandle segment;
 	memcpy(segment.reserved, imp->segment_handle, sizeof(segment.reserved));
 	CUdeviceptr base = 0;
