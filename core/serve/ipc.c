@@ -323,7 +323,7 @@ cm_status cm_ipc_export(cm_heap *h, uintptr_t p, const uint8_t segment_handle[CM
 		cm_ipc_slot *s = &f->slots[slot];
 		memcpy(s->handle, segment_handle, CM_IPC_HANDLE_BYTES);
 		s->offset = info.base - segment;
-		s->size = info.size;
+		s->size = info.requested; /* what the range queries answer, as for the cache's own */
 		atomic_fetch_add(&s->gen, 1); /* odd: published, after the fields */
 		cm_ipc.taken[slot] = 1;
 		at = (ptrdiff_t)cm_ipc.nexports++;
