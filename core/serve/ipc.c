@@ -26,7 +26,8 @@
  * hands the token to CUDA, which refuses it: an error, never the wrong
  * memory.
  *
- * Locks: cm_ipc_lock, a leaf (the heap's functions are called outside it).
+ * Locks: cm_ipc_lock, a leaf (the heap's functions are called outside it);
+ * the free of a block that is not shared takes none (cm_ipc_filter).
  * Wing: serve. Calls in its own wing heap.c (cm_pointer_info), tcache.c
  * (cm_free, cm_free_async); below it status.c (cm_proc_start_time).
  */
@@ -106,6 +107,18 @@ _Atomic unsigned cm_ipc_exports;
 static _Atomic size_t cm_ipc_nimported; /* cm_ipc.nopens, read without the lock */
 static _Atomic size_t cm_ipc_nheld;     /* exports held, read without the lock */
 
+/* Exports per hash of their address: a free whose count is 0 is of no
+ * shared block and takes no lock (a counting filter; its counts go back
+ * to 0 as exports end, so it never fills up). */
+#define CM_IPC_FILTER_BITS 12
+static _Atomic uint32_t cm_ipc_filter[1u << CM_IPC_FILTER_BITS];
+
+static _Atomic uint32_t *cm_ipc_filter_of(uintptr_t addr)
+{
+	uint64_t x = (uint64_t)(addr >> 9) * 0x9e3779b97f4a7c15ull; /* blocks are 512-aligned */
+	return &cm_ipc_filter[x >> (64 - CM_IPC_FILTER_BITS)];
+}
+
 static pthread_mutex_t cm_ipc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
 	cm_ipc_file *file; /* this process's registry, NULL until the first export */
@@ -182,6 +195,8 @@ static cm_ipc_file *cm_ipc_registry(void)
 	memcpy(cm_ipc.path, path, sizeof(path));
 	cm_ipc.nexports = 0; /* a parent's, before a fork */
 	memset(cm_ipc.taken, 0, sizeof(cm_ipc.taken));
+	for (size_t i = 0; i < (1u << CM_IPC_FILTER_BITS); i++)
+		atomic_store(&cm_ipc_filter[i], 0);
 	return f;
 }
 
@@ -220,6 +235,7 @@ static void cm_ipc_drop_export(size_t i)
 	if (cm_ipc.exports[i].held)
 		atomic_fetch_sub(&cm_ipc_nheld, 1);
 	cm_ipc.taken[cm_ipc.exports[i].slot] = 0;
+	atomic_fetch_sub(cm_ipc_filter_of(cm_ipc.exports[i].addr), 1);
 	cm_ipc.exports[i] = cm_ipc.exports[--cm_ipc.nexports];
 	atomic_fetch_sub_explicit(&cm_ipc_exports, 1, memory_order_relaxed);
 }
@@ -326,6 +342,7 @@ cm_status cm_ipc_export(cm_heap *h, uintptr_t p, const uint8_t segment_handle[CM
 		s->size = info.requested; /* what the range queries answer, as for the cache's own */
 		atomic_fetch_add(&s->gen, 1); /* odd: published, after the fields */
 		cm_ipc.taken[slot] = 1;
+		atomic_fetch_add(cm_ipc_filter_of(info.base), 1); /* before the token is out */
 		at = (ptrdiff_t)cm_ipc.nexports++;
 		cm_ipc.exports[at] = (cm_ipc_shared){ .heap = h, .addr = info.base, .slot = slot };
 		atomic_fetch_add_explicit(&cm_ipc_exports, 1, memory_order_relaxed);
@@ -364,9 +381,12 @@ static cm_status cm_ipc_withdraw(cm_heap *h, uintptr_t p)
 cm_status cm_ipc_free(cm_heap *h, uintptr_t p, bool async, cm_stream s)
 {
 	cm_ipc_release_closed(h);
-	pthread_mutex_lock(&cm_ipc_lock);
-	cm_status st = cm_ipc_withdraw(h, p);
-	pthread_mutex_unlock(&cm_ipc_lock);
+	cm_status st = CM_ERR_NOT_OURS;
+	if (atomic_load_explicit(cm_ipc_filter_of(p), memory_order_acquire)) {
+		pthread_mutex_lock(&cm_ipc_lock);
+		st = cm_ipc_withdraw(h, p);
+		pthread_mutex_unlock(&cm_ipc_lock);
+	}
 	if (st != CM_ERR_NOT_OURS)
 		return st;
 	return async ? cm_free_async(h, p, s) : cm_free(h, p);
