@@ -211,6 +211,49 @@ static void test_headroom_kept_free(void **state)
 	fixture_close(&f);
 }
 
+/* Once a request found the device short, large blocks are exact: a 30 MiB
+ * request no longer splits the idle 128 MiB segment (which the ladder
+ * gives back instead), so the 60 MiB block that follows leaves no hole
+ * behind it, and 50 MiB fit after the 30 MiB block is freed. With the
+ * split (max_split_size's default) the device held 68 MiB free in two
+ * holes, neither of 50 MiB: out of memory. */
+static void test_large_blocks_exact_once_short(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 128 * MiB, NULL);
+	uintptr_t x = fixture_malloc(&f, 127 * MiB); /* a 128 MiB segment: the device is short */
+	fixture_free(&f, x);
+	uintptr_t b = fixture_malloc(&f, 30 * MiB);
+	uintptr_t c = fixture_malloc(&f, 60 * MiB);
+	fixture_free(&f, b);
+	uintptr_t d = fixture_malloc(&f, 50 * MiB);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(st.oom_count, 0);
+	assert_int_equal(st.reserved_bytes, 110 * MiB); /* two exact segments */
+	fixture_free(&f, c, d);
+	fixture_check(&f);
+	fixture_close(&f);
+}
+
+/* Until then a large request splits a larger cached block, as before: a
+ * device with room never pays a new segment for it. */
+static void test_large_blocks_split_with_room(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, NULL);
+	uintptr_t x = fixture_malloc(&f, 127 * MiB);
+	fixture_free(&f, x);
+	uintptr_t b = fixture_malloc(&f, 30 * MiB);
+	uintptr_t c = fixture_malloc(&f, 60 * MiB);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(st.reserved_bytes, 128 * MiB);
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 1);
+	fixture_free(&f, b, c);
+	fixture_close(&f);
+}
+
 /* The ladder's rungs in the report: a request that passes the cap even
  * after the cache gave back an idle segment (released) fails, and the
  * report says what each rung gave back. */
@@ -460,6 +503,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_step1_release_fitting),
 		cmocka_unit_test(test_step2_sync_reclaims_fenced),
 		cmocka_unit_test(test_short_device_proves_pending),
+		cmocka_unit_test(test_large_blocks_exact_once_short),
+		cmocka_unit_test(test_large_blocks_split_with_room),
 		cmocka_unit_test(test_report_names_rungs),
 		cmocka_unit_test(test_headroom_kept_free),
 		cmocka_unit_test(test_step3_release_all),

@@ -691,12 +691,35 @@ void cm_pool_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 	cm_stream_end(d, r, destroyed);
 }
 
+/* The split rule of large blocks (docs/design.md, section 3): PyTorch's
+ * max_split_size_mb and max_non_split_rounding_mb, tightened once the
+ * device was short of memory (d->large_exact) to CM_MID_SEGMENT and
+ * CM_LARGE_ROUND. A large request then gets a block of its own size, and a
+ * freed one leaves a whole segment the ladder can give back: the driver,
+ * which pages its memory, defragments what cudaMalloc segments cannot. */
+static bool cm_large_exact(const cm_device *d)
+{
+	return d->large_exact && !d->expandable;
+}
+
+size_t cm_split_max(const cm_device *d)
+{
+	size_t max = d->heap->cfg.max_split_size;
+	return cm_large_exact(d) && max > CM_MID_SEGMENT ? CM_MID_SEGMENT : max;
+}
+
+size_t cm_split_rounding(const cm_device *d)
+{
+	size_t r = d->heap->cfg.max_non_split_rounding;
+	return cm_large_exact(d) && r > CM_LARGE_ROUND ? CM_LARGE_ROUND : r;
+}
+
 static bool cm_block_should_split(const cm_device *d, const cm_block *b, size_t size)
 {
 	size_t rest = b->node.size - size;
 	if (b->seg->pool->small || b->seg->expandable)
 		return rest >= CM_MIN_BLOCK;
-	return size < d->heap->cfg.max_split_size && rest > CM_LARGE_MIN_REMAINDER;
+	return size < cm_split_max(d) && rest > CM_LARGE_MIN_REMAINDER;
 }
 
 /* Takes FREE block b out of its pool for an allocation of size bytes,

@@ -146,12 +146,14 @@ static cm_pool *cm_pool_for(cm_device *d, cm_stream_rec *consumer, bool small)
 }
 
 /* max_split_size, as PyTorch: a block above it is never split, and serves
- * only requests above it that waste less than max_non_split_rounding_mb. */
-static bool cm_fit_ok(const cm_config *cfg, size_t size, size_t block)
+ * only requests above it that waste less than max_non_split_rounding_mb
+ * (both tightened once the device was short: segment.c, cm_split_max). */
+static bool cm_fit_ok(const cm_device *d, size_t size, size_t block)
 {
-	if (size < cfg->max_split_size && block >= cfg->max_split_size)
+	size_t max = cm_split_max(d);
+	if (size < max && block >= max)
 		return false;
-	return size < cfg->max_split_size || block - size < cfg->max_non_split_rounding;
+	return size < max || block - size < cm_split_rounding(d);
 }
 
 /* A block cm_reuse_prepare found awaiting its proof leaves the search
@@ -177,7 +179,7 @@ static cm_block *cm_pool_search(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	cm_tnode *n = cm_tree_lower_bound(pool->root, rq->size, 0);
 	for (int i = 0; n && i < CM_SKIP_LIMIT;) {
-		if (!cm_fit_ok(&d->heap->cfg, rq->size, n->size))
+		if (!cm_fit_ok(d, rq->size, n->size))
 			return NULL;
 		cm_block *b = cm_block_of(n);
 		n = cm_tree_next(pool->root, n);
@@ -203,7 +205,7 @@ static cm_block *cm_steal_idle(cm_device *d, cm_pool *pool, cm_request *rq)
 	cm_tnode *root = pool->small ? d->idle_small : d->idle_large;
 	cm_tnode *n = cm_tree_lower_bound(root, rq->size, 0);
 	for (int i = 0; n && i < CM_SKIP_LIMIT; n = cm_tree_next(root, n)) {
-		if (!cm_fit_ok(&d->heap->cfg, rq->size, n->size))
+		if (!cm_fit_ok(d, rq->size, n->size))
 			return NULL;
 		cm_segment *seg = cm_segment_of_idle(n);
 		if (seg->pool == pool || (seg->expandable && pool->expandable) || seg->first->awaiting)
@@ -240,6 +242,7 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
 	cm_release_gc_locked(d, size);
 	if (!cm_release_within_limit(d, size)) {
 		d->stats.limit_refusals++;
+		d->large_exact = true;
 		return NULL;
 	}
 	if (expandable)
@@ -377,6 +380,7 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	size_t grow = d->expandable ? rq->size : cm_size_segment(rq->size);
 	cm_room room = cm_room_read(d);
 	d->short_of_memory = cm_room_short(&room, grow);
+	d->large_exact |= d->short_of_memory;
 	if (cm_pending_bound(d, rq, grow) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
@@ -646,6 +650,7 @@ void cm_device_reset(cm_heap *h, int dev)
 	pthread_mutex_lock(&d->lock);
 	atomic_store(&d->in_use, false);
 	d->release_threshold = h->cfg.release_threshold; /* a new default pool's */
+	d->large_exact = false;
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
 	cm_fence_forget_all(d);
