@@ -254,6 +254,25 @@ static void test_large_blocks_split_with_room(void **state)
 	fixture_close(&f);
 }
 
+/* A mid request (1-10 MiB) takes a 20 MiB segment, or, where the ladder
+ * cannot make room for one, a segment of its own size rounded to 2 MiB:
+ * 5 and 3 MiB beside 16 MiB on a 32 MiB device. */
+static void test_mid_request_exact_when_20_mib_cannot_be_had(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 32 * MiB, NULL);
+	uintptr_t a = fixture_malloc(&f, 16 * MiB);
+	uintptr_t b = fixture_malloc(&f, 5 * MiB);
+	uintptr_t c = fixture_malloc(&f, 3 * MiB);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(st.oom_count, 0);
+	assert_int_equal(st.reserved_bytes, (16 + 6 + 4) * MiB);
+	fixture_free(&f, a, b, c);
+	fixture_check(&f);
+	fixture_close(&f);
+}
+
 /* The ladder's rungs in the report: a request that passes the cap even
  * after the cache gave back an idle segment (released) fails, and the
  * report says what each rung gave back. */
@@ -505,6 +524,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_short_device_proves_pending),
 		cmocka_unit_test(test_large_blocks_exact_once_short),
 		cmocka_unit_test(test_large_blocks_split_with_room),
+		cmocka_unit_test(test_mid_request_exact_when_20_mib_cannot_be_had),
 		cmocka_unit_test(test_report_names_rungs),
 		cmocka_unit_test(test_headroom_kept_free),
 		cmocka_unit_test(test_step3_release_all),

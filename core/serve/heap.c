@@ -234,10 +234,9 @@ static bool cm_exp_tail_usable(cm_device *d, cm_pool *pool, cm_request *rq)
 
 /* Step 3: a new segment, within the per-process limit, after garbage
  * collection made room for it. */
-static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
+static cm_block *cm_grow_by(cm_device *d, cm_pool *pool, cm_request *rq, size_t size)
 {
 	bool expandable = d->expandable;
-	size_t size = expandable ? rq->size : cm_size_segment(rq->size);
 	cm_block *b;
 	cm_release_gc_locked(d, size);
 	if (!cm_release_within_limit(d, size)) {
@@ -254,11 +253,32 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
 	return b;
 }
 
+static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
+{
+	return cm_grow_by(d, pool, rq, d->expandable ? rq->size : cm_size_segment(rq->size));
+}
+
+/* The least segment that serves rq: its size rounded to 2 MiB. */
+static size_t cm_size_least(const cm_request *rq)
+{
+	return (rq->size + CM_LARGE_ROUND - 1) & ~(CM_LARGE_ROUND - 1);
+}
+
+/* The ladder's last growth: a mid request whose 20 MiB segment the device
+ * cannot give takes the least segment instead. */
+static cm_block *cm_grow_last(cm_device *d, cm_pool *pool, cm_request *rq)
+{
+	cm_block *b = cm_grow(d, pool, rq);
+	if (!b && !d->expandable && cm_size_least(rq) < cm_size_segment(rq->size))
+		b = cm_grow_by(d, pool, rq, cm_size_least(rq));
+	return b;
+}
+
 /* What a neighbour's release may have made room for (share.c). */
 static cm_block *cm_share_retry(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	cm_block *b = cm_search_cached(d, pool, rq);
-	return b ? b : cm_grow(d, pool, rq);
+	return b ? b : cm_grow_last(d, pool, rq);
 }
 
 /* Step 4, the out-of-memory ladder (docs/design.md, "Out of memory and
@@ -301,7 +321,7 @@ static cm_block *cm_oom_ladder(cm_device *d, cm_pool *pool, cm_request *rq)
 	rq->gave[CM_RUNG_RELEASED] += all;
 	if (all)
 		d->stats.ladder_release_alls++;
-	return cm_grow(d, pool, rq);
+	return cm_grow_last(d, pool, rq);
 }
 
 /* The device's memory, asked once per request that may grow. */
@@ -393,7 +413,7 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	cm_stitch_release(d);
 	d->stats.oom_count++;
 	cm_trace_asked(d, CM_TRACE_OOM, 0, rq->size, rq->requested, cm_trace_stream(rq->consumer));
-	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_segment(rq->size)));
+	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_least(rq)));
 	return CM_ERR_OOM;
 found:
 	b = cm_block_take(d, b, rq->size);
