@@ -211,28 +211,45 @@ static void test_headroom_kept_free(void **state)
 	fixture_close(&f);
 }
 
-/* Once a request found the device short, large blocks are exact: a 30 MiB
- * request no longer splits the idle 128 MiB segment (which the ladder
- * gives back instead), so the 60 MiB block that follows leaves no hole
- * behind it, and 50 MiB fit after the 30 MiB block is freed. With the
- * split (max_split_size's default) the device held 68 MiB free in two
- * holes, neither of 50 MiB: out of memory. */
+/* Once a request found the device short (or the process at its cap),
+ * large blocks are exact: a 30 MiB request no longer splits the idle
+ * 128 MiB segment (which the ladder gives back instead), so the 60 MiB
+ * block that follows leaves no hole behind it, and 50 MiB fit after the
+ * 30 MiB block is freed. With the split (max_split_size's default) 68 MiB
+ * were free in two holes, neither of 50 MiB: out of memory. */
+static void exact_after_short(fixture *f)
+{
+	uintptr_t x = fixture_malloc(f, 127 * MiB); /* a 128 MiB segment */
+	fixture_free(f, x);
+	uintptr_t b = fixture_malloc(f, 30 * MiB);
+	uintptr_t c = fixture_malloc(f, 60 * MiB);
+	fixture_free(f, b);
+	uintptr_t d = fixture_malloc(f, 50 * MiB);
+	cm_stats st = fixture_stats(f);
+	assert_int_equal(st.reserved_bytes, 110 * MiB); /* two exact segments */
+	fixture_free(f, c, d);
+	fixture_check(f);
+}
+
 static void test_large_blocks_exact_once_short(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 128 * MiB, NULL);
-	uintptr_t x = fixture_malloc(&f, 127 * MiB); /* a 128 MiB segment: the device is short */
-	fixture_free(&f, x);
-	uintptr_t b = fixture_malloc(&f, 30 * MiB);
-	uintptr_t c = fixture_malloc(&f, 60 * MiB);
-	fixture_free(&f, b);
-	uintptr_t d = fixture_malloc(&f, 50 * MiB);
-	cm_stats st = fixture_stats(&f);
-	assert_int_equal(st.oom_count, 0);
-	assert_int_equal(st.reserved_bytes, 110 * MiB); /* two exact segments */
-	fixture_free(&f, c, d);
-	fixture_check(&f);
+	fixture_open(&f, 128 * MiB, NULL); /* the 128 MiB segment leaves it short */
+	exact_after_short(&f);
+	assert_int_equal(fixture_stats(&f).oom_count, 0);
+	fixture_close(&f);
+}
+
+static void test_large_blocks_exact_once_capped(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, "memory_limit_mb:128");
+	uintptr_t p;
+	assert_int_equal(cm_malloc(f.heap, 0, 129 * MiB, &p), CM_ERR_OOM); /* refused: past the cap */
+	exact_after_short(&f);
+	assert_int_equal(fixture_stats(&f).oom_count, 1);
 	fixture_close(&f);
 }
 
@@ -523,6 +540,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_step2_sync_reclaims_fenced),
 		cmocka_unit_test(test_short_device_proves_pending),
 		cmocka_unit_test(test_large_blocks_exact_once_short),
+		cmocka_unit_test(test_large_blocks_exact_once_capped),
 		cmocka_unit_test(test_large_blocks_split_with_room),
 		cmocka_unit_test(test_mid_request_exact_when_20_mib_cannot_be_had),
 		cmocka_unit_test(test_report_names_rungs),
