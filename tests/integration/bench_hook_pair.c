@@ -6,6 +6,11 @@
  *   bench_hook_pair [PAIRS] [batches]   plain: the fake runtime's own pair;
  *                             batches: each batch's ns per pair too
  *   LD_PRELOAD=libcachemalloc.so bench_hook_pair   the library's pair
+ *   ... bench_hook_pair PAIRS shared   the pair while another block is
+ *                             shared (cudaIpcGetMemHandle) beside the
+ *                             pair while none is, batches alternated:
+ *                             the cost of the IPC gate in front of the
+ *                             inline free (docs/design.md, section 13)
  *
  * No stream is created: under the library this is the no-fence path
  * (fence.c rule 4), the pair scripts/gpu/bench_pairs.cu and
@@ -82,6 +87,29 @@ static double pair_batch(long n)
 	return (now_ns() - t0) / (double)n;
 }
 
+/* Batches with a block shared and without, alternated in one process. */
+static int shared_ab(long n)
+{
+	double alone[BATCHES], shared[BATCHES];
+	void *x;
+	cudaIpcMemHandle_t h;
+	pair_batch(n / 10);
+	for (int i = 0; i < BATCHES; i++) {
+		alone[i] = pair_batch(n);
+		if (cudaMalloc(&x, 4096) != cudaSuccess || cudaIpcGetMemHandle(&h, x) != cudaSuccess) {
+			fprintf(stderr, "bench_hook_pair: cudaIpcGetMemHandle of a 4 KiB block failed\n");
+			return 1;
+		}
+		shared[i] = pair_batch(n);
+		if (cudaFree(x) != cudaSuccess)
+			return 1;
+	}
+	double a = median(alone, BATCHES), b = median(shared, BATCHES);
+	printf("cudaMalloc+cudaFree 4 KiB pair, median ns over %d batches of %ld, alternated\n", BATCHES, n);
+	printf("no block shared %.1f ns  a block shared %.1f ns  ratio %.2fx\n", a, b, b / a);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? strtol(argv[1], NULL, 10) : 200000;
@@ -90,9 +118,11 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	bool batches = argc > 2 && strcmp(argv[2], "batches") == 0;
+	if (argc == 3 && strcmp(argv[2], "shared") == 0)
+		return shared_ab(n);
 	if (argc > 3 || (argc > 2 && !batches)) {
-		fprintf(stderr, "bench_hook_pair: the second argument may only be 'batches', not '%s'\n",
-			argv[2]);
+		fprintf(stderr, "bench_hook_pair: the second argument may only be 'batches' or 'shared', "
+			"not '%s'\n", argv[2]);
 		return 2;
 	}
 	double pair[BATCHES], lifo_ns[BATCHES];
