@@ -253,6 +253,24 @@ static void test_large_blocks_exact_once_capped(void **state)
 	fixture_close(&f);
 }
 
+/* Exact large blocks leave mid segments as they were: a whole free 20 MiB
+ * segment still serves a 5 MiB request, with no new segment. */
+static void test_mid_segment_reused_once_exact(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, "memory_limit_mb:128");
+	uintptr_t p;
+	assert_int_equal(cm_malloc(f.heap, 0, 129 * MiB, &p), CM_ERR_OOM); /* large blocks exact */
+	uintptr_t a = fixture_malloc(&f, 5 * MiB), b = fixture_malloc(&f, 12 * MiB);
+	fixture_free(&f, a, b); /* one idle 20 MiB segment */
+	uintptr_t c = fixture_malloc(&f, 5 * MiB);
+	assert_int_equal(fixture_stats(&f).reserved_bytes, 20 * MiB);
+	assert_int_equal(sim_call_count(f.sim, SIM_MEM_ALLOC), 1);
+	fixture_free(&f, c);
+	fixture_close(&f);
+}
+
 /* Until then a large request splits a larger cached block, as before: a
  * device with room never pays a new segment for it. */
 static void test_large_blocks_split_with_room(void **state)
@@ -541,6 +559,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_short_device_proves_pending),
 		cmocka_unit_test(test_large_blocks_exact_once_short),
 		cmocka_unit_test(test_large_blocks_exact_once_capped),
+		cmocka_unit_test(test_mid_segment_reused_once_exact),
 		cmocka_unit_test(test_large_blocks_split_with_room),
 		cmocka_unit_test(test_mid_request_exact_when_20_mib_cannot_be_had),
 		cmocka_unit_test(test_report_names_rungs),

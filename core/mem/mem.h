@@ -13,6 +13,7 @@ cm_status cm_segment_create(cm_device *d, cm_pool *pool, size_t size, cm_block *
 void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back);
 cm_segment *cm_segment_find(cm_device *d, uintptr_t addr);
 cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
+void cm_large_exact_begin(cm_device *d);
 size_t cm_split_max(const cm_device *d);
 size_t cm_split_rounding(const cm_device *d);
 void cm_block_put(cm_device *d, cm_block *b);

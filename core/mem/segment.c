@@ -693,19 +693,33 @@ void cm_pool_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 
 /* The split rule of large blocks (docs/design.md, section 3): PyTorch's
  * max_split_size_mb and max_non_split_rounding_mb, tightened once the
- * device was short of memory (d->large_exact) to CM_MID_SEGMENT and
- * CM_LARGE_ROUND. A large request then gets a block of its own size, and a
- * freed one leaves a whole segment the ladder can give back: the driver,
- * which pages its memory, defragments what cudaMalloc segments cannot. */
+ * device was short of memory (d->large_exact): no block larger than a mid
+ * segment is split, and one serves only requests less than CM_LARGE_ROUND
+ * smaller. A large request then gets a block of its own size, and a freed
+ * one leaves a whole segment the ladder can give back: the driver, which
+ * pages its memory, defragments what cudaMalloc segments cannot. A whole
+ * mid segment still serves mid requests. */
+#define CM_EXACT_SPLIT_MAX (CM_MID_SEGMENT + CM_MIN_BLOCK)
+
 static bool cm_large_exact(const cm_device *d)
 {
 	return d->large_exact && !d->expandable;
 }
 
+/* From now on large blocks are exact; refit hints taken under the old
+ * rule no longer hold. */
+void cm_large_exact_begin(cm_device *d)
+{
+	if (d->large_exact)
+		return;
+	d->large_exact = true;
+	cm_place_changed(d, &d->none_large);
+}
+
 size_t cm_split_max(const cm_device *d)
 {
 	size_t max = d->heap->cfg.max_split_size;
-	return cm_large_exact(d) && max > CM_MID_SEGMENT ? CM_MID_SEGMENT : max;
+	return cm_large_exact(d) && max > CM_EXACT_SPLIT_MAX ? CM_EXACT_SPLIT_MAX : max;
 }
 
 size_t cm_split_rounding(const cm_device *d)

@@ -26,6 +26,7 @@ static inline size_t cm_size_round_plain(size_t size)
 	return size <= CM_MIN_BLOCK ? CM_MIN_BLOCK : (size + CM_MIN_BLOCK - 1) & ~(CM_MIN_BLOCK - 1);
 }
 size_t cm_size_segment(size_t rounded);
+size_t cm_size_least_segment(size_t rounded);
 bool cm_size_is_small(size_t rounded);
 bool cm_size_rounds_plain(const cm_config *cfg);
 

@@ -68,11 +68,18 @@ bool cm_size_is_small(size_t rounded)
 	return rounded <= CM_SMALL_REQUEST;
 }
 
+/* The smallest segment that serves a request: its size rounded to 2 MiB
+ * (a mid request's, when its 20 MiB segment cannot be had: heap.c). */
+size_t cm_size_least_segment(size_t rounded)
+{
+	return (rounded + CM_LARGE_ROUND - 1) & ~(CM_LARGE_ROUND - 1);
+}
+
 size_t cm_size_segment(size_t rounded)
 {
 	if (rounded <= CM_SMALL_REQUEST)
 		return CM_SMALL_SEGMENT;
 	if (rounded <= CM_MID_REQUEST)
 		return CM_MID_SEGMENT;
-	return (rounded + CM_LARGE_ROUND - 1) & ~(CM_LARGE_ROUND - 1);
+	return cm_size_least_segment(rounded);
 }

@@ -241,7 +241,7 @@ static cm_block *cm_grow_by(cm_device *d, cm_pool *pool, cm_request *rq, size_t 
 	cm_release_gc_locked(d, size);
 	if (!cm_release_within_limit(d, size)) {
 		d->stats.limit_refusals++;
-		d->large_exact = true;
+		cm_large_exact_begin(d);
 		return NULL;
 	}
 	if (expandable)
@@ -258,19 +258,14 @@ static cm_block *cm_grow(cm_device *d, cm_pool *pool, cm_request *rq)
 	return cm_grow_by(d, pool, rq, d->expandable ? rq->size : cm_size_segment(rq->size));
 }
 
-/* The least segment that serves rq: its size rounded to 2 MiB. */
-static size_t cm_size_least(const cm_request *rq)
-{
-	return (rq->size + CM_LARGE_ROUND - 1) & ~(CM_LARGE_ROUND - 1);
-}
-
 /* The ladder's last growth: a mid request whose 20 MiB segment the device
  * cannot give takes the least segment instead. */
 static cm_block *cm_grow_last(cm_device *d, cm_pool *pool, cm_request *rq)
 {
 	cm_block *b = cm_grow(d, pool, rq);
-	if (!b && !d->expandable && cm_size_least(rq) < cm_size_segment(rq->size))
-		b = cm_grow_by(d, pool, rq, cm_size_least(rq));
+	size_t least = cm_size_least_segment(rq->size);
+	if (!b && !d->expandable && least < cm_size_segment(rq->size))
+		b = cm_grow_by(d, pool, rq, least);
 	return b;
 }
 
@@ -400,7 +395,8 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	size_t grow = d->expandable ? rq->size : cm_size_segment(rq->size);
 	cm_room room = cm_room_read(d);
 	d->short_of_memory = cm_room_short(&room, grow);
-	d->large_exact |= d->short_of_memory;
+	if (d->short_of_memory)
+		cm_large_exact_begin(d);
 	if (cm_pending_bound(d, rq, grow) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
@@ -413,7 +409,7 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	cm_stitch_release(d);
 	d->stats.oom_count++;
 	cm_trace_asked(d, CM_TRACE_OOM, 0, rq->size, rq->requested, cm_trace_stream(rq->consumer));
-	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_least(rq)));
+	rq->reported = cm_report_oom(d, rq, !cm_release_within_limit(d, cm_size_least_segment(rq->size)));
 	return CM_ERR_OOM;
 found:
 	b = cm_block_take(d, b, rq->size);
@@ -647,6 +643,7 @@ static void cm_device_forget_memory(cm_device *d)
 		free(seg);
 	}
 	d->nsegs = 0;
+	d->large_exact = false;
 	cm_awaiting_forget(d);
 	d->idle_small = d->idle_large = NULL;
 	d->idle_oldest = d->idle_newest = NULL;
@@ -670,7 +667,6 @@ void cm_device_reset(cm_heap *h, int dev)
 	pthread_mutex_lock(&d->lock);
 	atomic_store(&d->in_use, false);
 	d->release_threshold = h->cfg.release_threshold; /* a new default pool's */
-	d->large_exact = false;
 	cm_device_forget_memory(d);
 	cm_stream_forget_all(d);
 	cm_fence_forget_all(d);

@@ -15,9 +15,6 @@
 		 * (heap.c): no memory is set aside for pending frees until one finds \
 		 * room (read by fence.c). */ \
 		bool short_of_memory; \
-		/* Some request found it short, or the process at its cap (heap.c): \
-		 * from then on large blocks are exact (segment.c, cm_split_max). */ \
-		bool large_exact; \
 		/* lock-free: the program allocated or created a stream here since the \
 		 * last reset; pinned frees wait only for devices in use (host.c). */ \
 		_Atomic bool in_use; \

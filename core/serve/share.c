@@ -490,7 +490,8 @@ cm_block *cm_share_ask(cm_device *d, cm_pool *pool, cm_request *rq, cm_share_ret
 	cm_share_dev *sd = cm_share_joined(d);
 	if (!sd)
 		return NULL;
-	size_t grow = d->expandable ? rq->size : cm_size_segment(rq->size);
+	/* The least segment: the retry takes it where 20 MiB cannot be had. */
+	size_t grow = d->expandable ? rq->size : cm_size_least_segment(rq->size);
 	size_t free0 = cm_share_device_free(d);
 	uint64_t t0 = cm_share_now(CLOCK_MONOTONIC);
 	uint64_t deadline = t0 + (uint64_t)d->heap->cfg.share_wait_ms * 1000000u;
