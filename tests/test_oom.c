@@ -246,10 +246,31 @@ static void test_large_blocks_exact_once_capped(void **state)
 	(void)state;
 	fixture f;
 	fixture_open(&f, 1024 * MiB, "memory_limit_mb:128");
-	uintptr_t p;
+	uintptr_t p, held = fixture_malloc(&f, 70 * MiB);
 	assert_int_equal(cm_malloc(f.heap, 0, 129 * MiB, &p), CM_ERR_OOM); /* refused: past the cap */
+	fixture_free(&f, held); /* 70 of 128 MiB cached: the cap is still near */
 	exact_after_short(&f);
 	assert_int_equal(fixture_stats(&f).oom_count, 1);
+	fixture_close(&f);
+}
+
+/* Once the device has room again (a neighbour that filled it left), large
+ * blocks split again: a cached 40 MiB block serves 30 MiB, no new segment. */
+static void test_large_blocks_split_again_once_room_returns(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	const cm_backend *be = sim_backend(f.sim);
+	uintptr_t neighbour, a, b, c;
+	assert_int_equal(be->mem_alloc(be->ctx, 0, 216 * MiB, &neighbour), CM_OK);
+	a = fixture_malloc(&f, 40 * MiB); /* the device's last 40 MiB: short */
+	fixture_free(&f, a);
+	assert_int_equal(be->mem_free(be->ctx, 0, neighbour), CM_OK);
+	b = fixture_malloc(&f, 60 * MiB); /* a miss that finds the room back */
+	c = fixture_malloc(&f, 30 * MiB);
+	assert_int_equal(fixture_stats(&f).reserved_bytes, 100 * MiB);
+	fixture_free(&f, b, c);
 	fixture_close(&f);
 }
 
@@ -559,6 +580,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_short_device_proves_pending),
 		cmocka_unit_test(test_large_blocks_exact_once_short),
 		cmocka_unit_test(test_large_blocks_exact_once_capped),
+		cmocka_unit_test(test_large_blocks_split_again_once_room_returns),
 		cmocka_unit_test(test_mid_segment_reused_once_exact),
 		cmocka_unit_test(test_large_blocks_split_with_room),
 		cmocka_unit_test(test_mid_request_exact_when_20_mib_cannot_be_had),

@@ -14,6 +14,7 @@ void cm_segment_destroy(cm_device *d, cm_segment *seg, bool give_back);
 cm_segment *cm_segment_find(cm_device *d, uintptr_t addr);
 cm_block *cm_block_take(cm_device *d, cm_block *b, size_t size);
 void cm_large_exact_begin(cm_device *d);
+void cm_large_exact_end(cm_device *d);
 size_t cm_split_max(const cm_device *d);
 size_t cm_split_rounding(const cm_device *d);
 void cm_block_put(cm_device *d, cm_block *b);

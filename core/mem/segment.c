@@ -716,6 +716,16 @@ void cm_large_exact_begin(cm_device *d)
 	cm_place_changed(d, &d->none_large);
 }
 
+/* Room came back (a neighbour left, or the program gave its cache back):
+ * large blocks split again. */
+void cm_large_exact_end(cm_device *d)
+{
+	if (!d->large_exact)
+		return;
+	d->large_exact = false;
+	cm_place_changed(d, &d->none_large);
+}
+
 size_t cm_split_max(const cm_device *d)
 {
 	size_t max = d->heap->cfg.max_split_size;

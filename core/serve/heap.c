@@ -349,6 +349,15 @@ static bool cm_room_short(const cm_room *r, size_t grow)
 	return r->known && (r->free < grow || r->free - grow < cm_headroom(r));
 }
 
+/* Whether the program could take as much again as it holds, from the device
+ * and within its cap: the shortage that made large blocks exact is over. */
+static bool cm_room_ample(cm_device *d, const cm_room *r)
+{
+	size_t held = d->stats.reserved_bytes;
+	return r->known && r->free >= held && r->free - held >= cm_headroom(r) &&
+	       cm_release_within_limit(d, held);
+}
+
 /* After a growth on a short device: idle cached memory, oldest first,
  * goes back until the headroom is free again. */
 static void cm_release_headroom(cm_device *d)
@@ -397,6 +406,8 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	d->short_of_memory = cm_room_short(&room, grow);
 	if (d->short_of_memory)
 		cm_large_exact_begin(d);
+	else if (cm_room_ample(d, &room))
+		cm_large_exact_end(d);
 	if (cm_pending_bound(d, rq, grow) && (b = cm_search_cached(d, pool, rq)))
 		goto found;
 	hit = false;
