@@ -53,6 +53,29 @@ static void test_step1_release_fitting(void **state)
 	fixture_close(&f);
 }
 
+/* Large blocks become exact once a growth passes three quarters of what
+ * the process can have, before the device is short: 60 MiB requests then
+ * take segments of their own rather than split the 80 MiB ones, whose
+ * 20 MiB rests beside live blocks would leave no room for the last 40. */
+static void test_large_blocks_exact_past_three_quarters(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	uintptr_t a = fixture_malloc(&f, 80 * MiB), b = fixture_malloc(&f, 80 * MiB);
+	uintptr_t c = fixture_malloc(&f, 40 * MiB); /* 200 of 256 MiB: tight */
+	fixture_free(&f, a, b, c);
+	uintptr_t p[4];
+	for (int i = 0; i < 3; i++)
+		p[i] = fixture_malloc(&f, 60 * MiB);
+	p[3] = fixture_malloc(&f, 40 * MiB);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(st.oom_count, 0);
+	assert_int_equal(st.reserved_bytes, 220 * MiB);
+	fixture_free_n(&f, p, 4);
+	fixture_close(&f);
+}
+
 /* f opened with 12 non-blocking streams, the last busy behind a gate;
  * keep and keep2 fill the first 2 MiB segment but for p (4 KiB), freed
  * behind the busy stream and asked for again (q) while a thread opens
@@ -576,6 +599,7 @@ int main(int argc, char **argv)
 	check_script = argc > 1 ? argv[1] : NULL;
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step1_release_fitting),
+		cmocka_unit_test(test_large_blocks_exact_past_three_quarters),
 		cmocka_unit_test(test_step2_sync_reclaims_fenced),
 		cmocka_unit_test(test_short_device_proves_pending),
 		cmocka_unit_test(test_large_blocks_exact_once_short),

@@ -28,8 +28,9 @@
 		 * same physical device (cm_reserved_add). */ \
 		_Atomic uint64_t reserved_seen; \
 		size_t limit; /* per_process_memory_fraction of the device; 0: not read yet */ \
-		/* Some request found the device short, or the process at its cap: \
-		 * large blocks are exact until a reset (segment.c, cm_split_max). */ \
+		/* A growth would pass three quarters of what the process can have \
+		 * (heap.c, cm_room_tight): large blocks are exact until the room \
+		 * comes back or a reset (segment.c, cm_split_max). */ \
 		bool large_exact; \
 		/* release_threshold_mb of this device: the configuration's, or what the \
 		 * program set on the default memory pool (pool_view.c); SIZE_MAX: keep \

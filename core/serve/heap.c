@@ -349,6 +349,18 @@ static bool cm_room_short(const cm_room *r, size_t grow)
 	return r->known && (r->free < grow || r->free - grow < cm_headroom(r));
 }
 
+/* Whether taking grow bytes would pass three quarters of what the process
+ * can have, its reservation and the device's free memory, or its cap.
+ * Large blocks become exact from then on (segment.c): by the time the
+ * device is short, splits made with room have left rests beside live
+ * blocks that nothing can give back (a transformer's log on an H100:
+ * 15634 MiB needed against 13070 so). */
+static bool cm_room_tight(cm_device *d, const cm_room *r, size_t grow)
+{
+	size_t more = grow + (d->stats.reserved_bytes + grow) / 3; /* 4/3 of it, less the held */
+	return (r->known && r->free < more) || !cm_release_within_limit(d, more);
+}
+
 /* Whether the program could take as much again as it holds, from the device
  * and within its cap: the shortage that made large blocks exact is over. */
 static bool cm_room_ample(cm_device *d, const cm_room *r)
@@ -404,7 +416,7 @@ static cm_status cm_alloc_locked(cm_device *d, cm_request *rq, cm_block **out)
 	size_t grow = d->expandable ? rq->size : cm_size_segment(rq->size);
 	cm_room room = cm_room_read(d);
 	d->short_of_memory = cm_room_short(&room, grow);
-	if (d->short_of_memory)
+	if (d->short_of_memory || cm_room_tight(d, &room, grow))
 		cm_large_exact_begin(d);
 	else if (cm_room_ample(d, &room))
 		cm_large_exact_end(d);
