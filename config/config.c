@@ -710,7 +710,7 @@ static const cm_option cm_options[] = {
 	{ "max_split_size_mb", "MiB", "unlimited",
 	  "an integer number of MiB, 20 or more",
 	  "cached blocks larger than this are never split (limits fragmentation; "
-	  "once the device is three quarters used, none above 20)",
+	  "none above 20 while the process is near what it can have)",
 	  cm_set_max_split },
 	{ "max_non_split_rounding_mb", "MiB", "20",
 	  "an integer number of MiB, 0 or more",

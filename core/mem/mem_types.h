@@ -28,9 +28,10 @@
 		 * same physical device (cm_reserved_add). */ \
 		_Atomic uint64_t reserved_seen; \
 		size_t limit; /* per_process_memory_fraction of the device; 0: not read yet */ \
-		/* A growth would pass three quarters of what the process can have \
-		 * (heap.c, cm_room_tight): large blocks are exact until the room \
-		 * comes back or a reset (segment.c, cm_split_max). */ \
+		/* A miss found the process past three quarters of what it can have \
+		 * (heap.c: cm_room_tight, the device short, a refusal by the cap): \
+		 * large blocks are exact (segment.c, cm_split_max) until a miss finds \
+		 * room for as much again as it holds (cm_room_ample) or a reset. */ \
 		bool large_exact; \
 		/* release_threshold_mb of this device: the configuration's, or what the \
 		 * program set on the default memory pool (pool_view.c); SIZE_MAX: keep \

@@ -692,13 +692,13 @@ void cm_pool_stream_end(cm_device *d, cm_stream_rec *r, bool destroyed)
 }
 
 /* The split rule of large blocks (docs/design.md, section 3): PyTorch's
- * max_split_size_mb and max_non_split_rounding_mb, tightened once the
- * device was short of memory (d->large_exact): no block larger than a mid
- * segment is split, and one serves only requests less than CM_LARGE_ROUND
- * smaller. A large request then gets a block of its own size, and a freed
- * one leaves a whole segment the ladder can give back: the driver, which
- * pages its memory, defragments what cudaMalloc segments cannot. A whole
- * mid segment still serves mid requests. */
+ * max_split_size_mb and max_non_split_rounding_mb, tightened while the
+ * process is near what it can have (d->large_exact, heap.c): no block
+ * larger than a mid segment is split, and one serves only requests less
+ * than CM_LARGE_ROUND smaller. A large request then gets a block of its
+ * own size, and a freed one leaves a whole segment the ladder can give
+ * back: the driver, which pages its memory, defragments what cudaMalloc
+ * segments cannot. A whole mid segment still serves mid requests. */
 #define CM_EXACT_SPLIT_MAX (CM_MID_SEGMENT + CM_MIN_BLOCK)
 
 static bool cm_large_exact(const cm_device *d)

@@ -147,7 +147,7 @@ static cm_pool *cm_pool_for(cm_device *d, cm_stream_rec *consumer, bool small)
 
 /* max_split_size, as PyTorch: a block above it is never split, and serves
  * only requests above it that waste less than max_non_split_rounding_mb
- * (both tightened once the device was short: segment.c, cm_split_max). */
+ * (both tightened while large blocks are exact: segment.c, cm_split_max). */
 static bool cm_fit_ok(const cm_device *d, size_t size, size_t block)
 {
 	size_t max = cm_split_max(d);
