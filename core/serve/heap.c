@@ -353,11 +353,13 @@ static bool cm_room_short(const cm_room *r, size_t grow)
  * can have, its reservation and the device's free memory, or its cap.
  * Large blocks become exact from then on (segment.c): by the time the
  * device is short, splits made with room have left rests beside live
- * blocks that nothing can give back (a transformer's log on an H100:
- * 15634 MiB needed against 13070 so). */
+ * blocks that nothing can give back (tests/traces/trace_fit_h100_b32, a
+ * transformer's log from an H100: 15634 MiB of device needed so, 13070
+ * from three quarters). */
 static bool cm_room_tight(cm_device *d, const cm_room *r, size_t grow)
 {
-	size_t more = grow + (d->stats.reserved_bytes + grow) / 3; /* 4/3 of it, less the held */
+	/* reserved + grow > 3/4 (reserved + free) <=> free < grow + (reserved + grow) / 3 */
+	size_t more = grow + (d->stats.reserved_bytes + grow) / 3;
 	return (r->known && r->free < more) || !cm_release_within_limit(d, more);
 }
 
