@@ -137,7 +137,8 @@ def one_try(a, config, batch, tmp):
             st = json.load(f)
         keys = ("peak_reserved_bytes", "peak_allocated_bytes", "oom_count", "alloc_retries",
                 "peak_pending_bytes", "raw_alloc_calls", "raw_free_calls", "cache_hits",
-                "fences", "covered_streams", "collects", "lazy_waits")
+                "fences", "covered_streams", "collects", "lazy_waits", "host_syncs", "stitches",
+                "vmm_maps", "vmm_unmaps")
         res["lib"] = {k: st.get(k) for k in keys if k in st}
     if not res["ok"] and a.out:
         with open(os.path.join(a.out, f"stderr_{config}_{a.workload}_{batch}.txt"), "w") as f:
@@ -146,7 +147,7 @@ def one_try(a, config, batch, tmp):
     if "lib" in res:
         note += " " + json.dumps(res["lib"])
     print(f"fit {config} {a.workload} {batch} {'ok' if res['ok'] else 'fail'} {secs:.1f} "
-          f"{note.strip()[:300]}", flush=True)
+          f"{note.strip()[:400]}", flush=True)
     return res
 
 

@@ -15,17 +15,22 @@ intercept (it rewrites cudaMemGetInfo, not NVML). Workloads:
              random length, 64 new tokens each
 
 Prints `peak WORKLOAD CONFIG MIB ok|fail SECONDS` per run, then the table
-(MiB; the library's row over PyTorch's in the same mode). --out DIR keeps
+(MiB; the library's row over PyTorch's in the same mode). Each run also
+prints the allocator's own peak reserved: PyTorch's max_memory_reserved, or
+the library's peak reserved, allocated and pending bytes (stats:exit-json).
+--lib-conf adds to every library run's CACHEMALLOC_CONF; --out DIR keeps
 peaks.json.
 
 usage: mem_peaks.py --lib build-gpu/interpose/libcachemalloc.so
                     [--workloads train,infer,streams,cnn,generate] [--configs ...]
+                    [--lib-conf CONF]
 """
 import argparse
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -108,6 +113,7 @@ def child(workload):
         cnn(torch)
     elif workload == "generate":
         generate(torch, rng)
+    print(f"torch_max_reserved_mib {torch.cuda.max_memory_reserved() / 2**20:.1f}")
 
 
 def run(a, workload, config):
@@ -118,26 +124,37 @@ def run(a, workload, config):
         env.pop(k, None)
     extra, conf = CONFIGS[config]
     env.update(extra)
+    stats = os.path.join(tempfile.gettempdir(), f"mem_peaks_{os.getpid()}.json")
     if config.startswith("lib"):
         env["LD_PRELOAD"] = os.path.abspath(a.lib)
-        if conf:
-            env["CACHEMALLOC_CONF"] = conf
+        env["CACHEMALLOC_CONF"] = ",".join(x for x in (conf, a.lib_conf, f"stats:exit-json:{stats}") if x)
     if workload == "streams":
         cmd = [sys.executable, os.path.join(HERE, "torch_streams.py"), "--steps", "20"]
     else:
         cmd = [sys.executable, os.path.abspath(__file__), "--child", workload]
     t = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     sampler = ProcMemSampler(int(os.environ.get("GPU_CHECK_NVML_INDEX", "0")), pid=p.pid)
-    _, err = p.communicate(timeout=a.timeout)
+    out, err = p.communicate(timeout=a.timeout)
     mem = sampler.stop()
     secs = time.perf_counter() - t
     peak = mem.get("proc_peak_mib")
+    lib = {}
+    if os.path.exists(stats):
+        with open(stats) as f:
+            st = json.load(f)
+        os.unlink(stats)
+        lib = {k: round(st[k] / 2**20, 1) for k in ("peak_reserved_bytes", "peak_allocated_bytes",
+                                                     "peak_pending_bytes") if k in st}
+    for line in out.splitlines():
+        if line.startswith("torch_max_reserved_mib ") and not config.startswith("lib"):
+            lib = {"torch_max_reserved_mib": float(line.split()[1])}
     print(f"peak {workload} {config} {peak} {'ok' if p.returncode == 0 else 'fail'} {secs:.1f}"
+          + (" " + json.dumps(lib) if lib else "")
           + ("" if p.returncode == 0 else " " + err.strip().splitlines()[-1][:200] if err.strip() else ""),
           flush=True)
     return {"workload": workload, "config": config, "peak_mib": peak, "rc": p.returncode,
-            "seconds": round(secs, 1), "nvml": mem}
+            "seconds": round(secs, 1), "nvml": mem, "own_mib": lib}
 
 
 def main():
@@ -146,6 +163,7 @@ def main():
     ap.add_argument("--workloads", default="train,infer,streams,cnn,generate")
     ap.add_argument("--configs", default="caching,lib,caching_exp,lib_exp")
     ap.add_argument("--timeout", type=int, default=240)
+    ap.add_argument("--lib-conf", default="", help="added to every library run's CACHEMALLOC_CONF")
     ap.add_argument("--out")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     a = ap.parse_args()
