@@ -9,6 +9,8 @@ its steps is bisected, a fresh process per try:
   caching_exp  the same with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True
   lib          PYTORCH_NO_CUDA_MEMORY_CACHING=1 under libcachemalloc.so
   lib_exp      the same with CACHEMALLOC_CONF=expandable_segments:True
+  nocache      PYTORCH_NO_CUDA_MEMORY_CACHING=1 alone: every request a cudaMalloc
+               and cudaFree (which waits for the device), the floor of memory
 
 Workloads (the same seeded draws for every allocator):
   train  a 12-layer transformer encoder (d=1024, 16 heads, ff 4096), bf16
@@ -103,6 +105,7 @@ CONFIGS = {
     "caching_exp": ({"PYTORCH_CUDA_ALLOC_CONF": "expandable_segments:True"}, ""),
     "lib": ({"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}, ""),
     "lib_exp": ({"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}, "expandable_segments:True"),
+    "nocache": ({"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}, ""),
 }
 
 
