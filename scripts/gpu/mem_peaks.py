@@ -2,10 +2,10 @@
 """scripts/gpu/mem_peaks.py - whole-process GPU memory per workload and allocator (issue 31).
 
 Each workload runs in a fresh process per allocator configuration (those of
-fit.py: caching, caching_exp, lib, lib_exp), and NVML's per-process figure
-is sampled every ~2 ms from outside (torch_common.ProcMemSampler): the whole
-process, its context and every allocation, which the library does not
-intercept (it rewrites cudaMemGetInfo, not NVML). Workloads:
+fit.py: caching, caching_exp, lib, lib_exp by default; nocache when asked),
+and NVML's per-process figure is sampled every ~2 ms from outside
+(torch_common.ProcMemSampler): the whole process, its context and every
+allocation, which the library does not intercept (it rewrites cudaMemGetInfo, not NVML). Workloads:
 
   train      fit.py's transformer training, batch 8, sequence 128-1024 drawn per step
   infer      fit.py's dynamic-shape inference, batch 8
