@@ -5,7 +5,8 @@ Each workload runs in a fresh process per allocator configuration (those of
 fit.py: caching, caching_exp, lib, lib_exp by default; nocache when asked),
 and NVML's per-process figure is sampled every ~2 ms from outside
 (torch_common.ProcMemSampler): the whole process, its context and every
-allocation, which the library does not intercept (it rewrites cudaMemGetInfo, not NVML). Workloads:
+allocation, which the library does not intercept (it rewrites
+cudaMemGetInfo, not NVML). Workloads:
 
   train      fit.py's transformer training, batch 8, sequence 128-1024 drawn per step
   infer      fit.py's dynamic-shape inference, batch 8
@@ -139,22 +140,22 @@ def run(a, workload, config):
     mem = sampler.stop()
     secs = time.perf_counter() - t
     peak = mem.get("proc_peak_mib")
-    lib = {}
+    own = {}  # the allocator's own peaks, MiB
     if os.path.exists(stats):
         with open(stats) as f:
             st = json.load(f)
         os.unlink(stats)
-        lib = {k: round(st[k] / 2**20, 1) for k in ("peak_reserved_bytes", "peak_allocated_bytes",
+        own = {k: round(st[k] / 2**20, 1) for k in ("peak_reserved_bytes", "peak_allocated_bytes",
                                                      "peak_pending_bytes") if k in st}
     for line in out.splitlines():
         if line.startswith("torch_max_reserved_mib ") and not config.startswith("lib"):
-            lib = {"torch_max_reserved_mib": float(line.split()[1])}
+            own = {"torch_max_reserved_mib": float(line.split()[1])}
     print(f"peak {workload} {config} {peak} {'ok' if p.returncode == 0 else 'fail'} {secs:.1f}"
-          + (" " + json.dumps(lib) if lib else "")
+          + (" " + json.dumps(own) if own else "")
           + ("" if p.returncode == 0 else " " + err.strip().splitlines()[-1][:200] if err.strip() else ""),
           flush=True)
     return {"workload": workload, "config": config, "peak_mib": peak, "rc": p.returncode,
-            "seconds": round(secs, 1), "nvml": mem, "own_mib": lib}
+            "seconds": round(secs, 1), "nvml": mem, "own_mib": own}
 
 
 def main():
