@@ -12,10 +12,11 @@ One test per trace and mode (tests/meson.build registers them):
 
 On a trace of one stream the default mode must also fit within
 DEFAULT_OVER_EXPANDABLE of the expandable fit: cudaMalloc segments cannot be
-rearranged, but large blocks made exact from three quarters of what the process
-can have (docs/design.md, section 3) keep their holes to that (the splits before exact blocks left
-6-9% on trace_gpt, trace_dyn_transformer and trace_fit_b20; exact blocks only
-once the device was short, 20% on trace_fit_h100_b32).
+rearranged, but large blocks made exact from three quarters of what the
+process can have (docs/design.md, section 3) keep their holes to that (the
+splits before exact blocks left 6-9% on trace_gpt, trace_dyn_transformer and
+trace_fit_b20; exact blocks only once the device was short, 20% on
+trace_fit_h100_b32).
 
 usage: test_replay_fit.py REPLAY_BINARY TRACE MODE
        test_replay_fit.py --covers TRACES_DIR NAME...
