@@ -69,7 +69,7 @@ static void test_shared_across_streams(void **state)
 }
 
 /* Out of memory (the cap, the device has room), the ladder unmaps another
- * range's free tail. */
+ * range's free tail, once a synchronization completed the work on it. */
 static void test_ladder_unmaps(void **state)
 {
 	(void)state;
@@ -77,10 +77,15 @@ static void test_ladder_unmaps(void **state)
 	fixture_open(&f, 1024 * MiB, "expandable_segments:True,memory_limit_mb:64");
 	uintptr_t x = fixture_malloc(&f, 20 * MiB);
 	uintptr_t y = fixture_malloc(&f, 30 * MiB);
-	assert_int_equal(cm_free(f.heap, y), CM_OK); /* a free tail of 30 MiB */
+	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
+	assert_int_equal(sim_memset_async(f.sim, 0, y, 1, MiB, CM_STREAM_LEGACY), CM_OK);
+	assert_int_equal(cm_free(f.heap, y), CM_OK); /* a free tail of 30 MiB, in use */
+	pthread_t opener;
+	assert_int_equal(pthread_create(&opener, NULL, fixture_open_gate_later, g), 0);
 	uintptr_t small[20];
 	for (int i = 0; i < 20; i++)
 		small[i] = fixture_malloc(&f, MiB); /* the small range needs 20 MiB */
+	pthread_join(opener, NULL);
 	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.alloc_retries, 1);
 	assert_int_equal(st.vmm_unmaps, 15);
@@ -140,6 +145,73 @@ static void test_stitch_fragmented(void **state)
 	assert_true(cm_release_cached(f.heap, 0) > 0);
 	assert_int_equal(fixture_stats(&f).reserved_bytes, 0);
 	assert_int_equal(sim_used_bytes(f.sim, 0), 0);
+	fixture_close(&f);
+}
+
+/* fragment's range through cudaMalloc (no stream), the holes a[1] and
+ * a[3] freed by cudaFree after work on them queued on the legacy stream,
+ * behind a gate (returned). */
+static sim_gate *busy_holes_malloc(fixture *f, uintptr_t a[6])
+{
+	fixture_open(f, 256 * MiB, "expandable_segments:True");
+	for (int i = 0; i < 6; i++)
+		a[i] = fixture_malloc(f, 4 * MiB);
+	for (int i = 1; i < 6; i++)
+		assert_int_equal(a[i], a[0] + (size_t)i * 4 * MiB);
+	sim_gate *g = sim_gate_enqueue(f->sim, 0, CM_STREAM_LEGACY);
+	assert_int_equal(sim_memset_async(f->sim, 0, a[1], 1, 4 * MiB, CM_STREAM_LEGACY), CM_OK);
+	assert_int_equal(sim_memset_async(f->sim, 0, a[3], 1, 4 * MiB, CM_STREAM_LEGACY), CM_OK);
+	fixture_free(f, a[1], a[3]);
+	cm_thread_flush(f->heap);
+	return g;
+}
+
+/* Holes freed by cudaFree carry no stream to ask: a growth that passes
+ * them over for want of a proof starts one, and stitches once the device
+ * completed their work, which the library was never told of (issue 31:
+ * PyTorch without its cache frees so). */
+static void test_stitch_after_cudafree(void **state)
+{
+	(void)state;
+	fixture f;
+	uintptr_t a[6];
+	sim_gate *g = busy_holes_malloc(&f, a);
+	uintptr_t b = fixture_malloc(&f, 8 * MiB);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(st.stitches, 0);
+	assert_int_equal(st.collects, 1);
+	check_device_holds(&f, 32 * MiB);
+	sim_gate_open(g);
+	const cm_backend *be = sim_backend(f.sim);
+	assert_int_equal(be->stream_synchronize(be->ctx, 0, CM_STREAM_LEGACY), CM_OK); /* untold */
+	uintptr_t c = fixture_malloc(&f, 8 * MiB);
+	assert_int_equal(c, b + 8 * MiB);
+	st = fixture_stats(&f);
+	assert_int_equal(st.stitches, 1);
+	assert_int_equal(st.stitched_bytes, 8 * MiB);
+	assert_int_equal(st.host_syncs, 0);
+	check_device_holds(&f, 32 * MiB);
+	fixture_free(&f, b, c, a[0], a[2], a[4], a[5]);
+	fixture_close(&f);
+}
+
+/* On a device at rest the proof comes within the growth: the holes are
+ * stitched at once. */
+static void test_stitch_after_cudafree_at_rest(void **state)
+{
+	(void)state;
+	fixture f;
+	uintptr_t a[6];
+	sim_gate_open(busy_holes_malloc(&f, a));
+	const cm_backend *be = sim_backend(f.sim);
+	assert_int_equal(be->stream_synchronize(be->ctx, 0, CM_STREAM_LEGACY), CM_OK); /* untold */
+	uintptr_t b = fixture_malloc(&f, 8 * MiB);
+	assert_int_equal(b, a[5] + 4 * MiB);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(st.stitches, 1);
+	assert_int_equal(st.host_syncs, 0);
+	check_device_holds(&f, 24 * MiB);
+	fixture_free(&f, b, a[0], a[2], a[4], a[5]);
 	fixture_close(&f);
 }
 
@@ -326,6 +398,8 @@ int main(void)
 		cmocka_unit_test(test_stitch_fragmented),
 		cmocka_unit_test(test_stitch_waits_for_stream),
 		cmocka_unit_test(test_ladder_stitches),
+		cmocka_unit_test(test_stitch_after_cudafree),
+		cmocka_unit_test(test_stitch_after_cudafree_at_rest),
 		{"test_hopeless_at_once_plain", test_hopeless_at_once, NULL, NULL, NULL},
 		{"test_hopeless_at_once_expandable", test_hopeless_at_once, NULL, NULL,
 		 (void *)"expandable_segments:True"},

@@ -15,6 +15,9 @@
  *    nothing is remapped while a stream may still use it. The fence
  *    protocol thus covers every chunk as it covers blocks; a chunk that
  *    was complete when unmapped is complete wherever it is mapped next.
+ *    A growth that passes chunks over for want of a proof (cudaFree names
+ *    no stream to ask) starts a collect covering them and polls it: a
+ *    device at rest answers at once, else a later growth finds them proven.
  * 3. Taken chunks are unmapped (by expandable.c, which owns the mapping),
  *    their stretch becoming a HOLE block (segment.c), and their handles
  *    wait in the device's free-chunk list;
@@ -97,9 +100,10 @@ static bool cm_stitch_span(const cm_block *b, uintptr_t *lo, uintptr_t *hi)
 }
 
 /* Collects up to want chunks from the free blocks of pool (not the end of
- * growing, which the new chunks join). */
+ * growing, which the new chunks join). *unproven: the newest epoch of a
+ * block passed over for want of a proof. */
 static size_t cm_stitch_collect(cm_device *d, cm_pool *pool, const cm_segment *growing,
-				size_t want, cm_stitch_cut *cuts, size_t *ncuts)
+				size_t want, cm_stitch_cut *cuts, size_t *ncuts, uint64_t *unproven)
 {
 	size_t got = 0;
 	cm_tnode *n = cm_tree_lower_bound(pool->root, CM_SMALL_SEGMENT, 0);
@@ -108,14 +112,29 @@ static size_t cm_stitch_collect(cm_device *d, cm_pool *pool, const cm_segment *g
 		uintptr_t lo, hi;
 		if (!b->seg->expandable || (b->seg == growing && !b->next) || !cm_stitch_span(b, &lo, &hi))
 			continue;
-		if (!cm_tag_poll_complete(d, &b->tag))
+		if (!cm_tag_poll_complete(d, &b->tag)) {
+			if (b->tag.epoch > *unproven)
+				*unproven = b->tag.epoch;
 			continue; /* a stream may still use it: never remapped */
+		}
 		size_t k = (hi - lo) / b->seg->chunk;
 		if (k > want - got)
 			k = want - got;
 		cuts[(*ncuts)++] = (cm_stitch_cut){b, hi - k * b->seg->chunk, hi};
 		got += k;
 	}
+	return got;
+}
+
+/* The cuts of both pools, large blocks first: as many chunks as there
+ * are, up to want. */
+static size_t cm_stitch_collect_all(cm_device *d, const cm_segment *growing, size_t want,
+				    cm_stitch_cut *cuts, size_t *ncuts, uint64_t *unproven)
+{
+	*ncuts = 0;
+	size_t got = cm_stitch_collect(d, &d->none_large, growing, want, cuts, ncuts, unproven);
+	if (got < want)
+		got += cm_stitch_collect(d, &d->none_small, growing, want - got, cuts, ncuts, unproven);
 	return got;
 }
 
@@ -134,9 +153,10 @@ cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, 
 	cm_stitch_cut *cuts = cap ? malloc(cap * sizeof(*cuts)) : NULL;
 	if (!cuts)
 		return NULL;
-	size_t got = cm_stitch_collect(d, &d->none_large, growing, want, cuts, ncuts);
-	if (got < want)
-		cm_stitch_collect(d, &d->none_small, growing, want - got, cuts, ncuts);
+	uint64_t unproven = 0;
+	if (cm_stitch_collect_all(d, growing, want, cuts, ncuts, &unproven) < want && unproven &&
+	    cm_epoch_poll_complete(d, unproven))
+		cm_stitch_collect_all(d, growing, want, cuts, ncuts, &unproven);
 	return cuts;
 }
 
