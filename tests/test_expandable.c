@@ -75,6 +75,7 @@ static void test_ladder_unmaps(void **state)
 	(void)state;
 	fixture f;
 	fixture_open(&f, 1024 * MiB, "expandable_segments:True,memory_limit_mb:64");
+	fixture_stream(&f, true); /* unseen work: no cheap order for y */
 	uintptr_t x = fixture_malloc(&f, 20 * MiB);
 	uintptr_t y = fixture_malloc(&f, 30 * MiB);
 	sim_gate *g = sim_gate_enqueue(f.sim, 0, CM_STREAM_LEGACY);
@@ -150,10 +151,13 @@ static void test_stitch_fragmented(void **state)
 
 /* fragment's range through cudaMalloc (no stream), the holes a[1] and
  * a[3] freed by cudaFree after work on them queued on the legacy stream,
- * behind a gate (returned). */
-static sim_gate *busy_holes_malloc(fixture *f, uintptr_t a[6])
+ * behind a gate (returned); with side, a non-blocking stream alive, whose
+ * work the cache cannot see. */
+static sim_gate *busy_holes_malloc(fixture *f, uintptr_t a[6], bool side)
 {
 	fixture_open(f, 256 * MiB, "expandable_segments:True");
+	if (side)
+		fixture_stream(f, true);
 	for (int i = 0; i < 6; i++)
 		a[i] = fixture_malloc(f, 4 * MiB);
 	for (int i = 1; i < 6; i++)
@@ -166,24 +170,63 @@ static sim_gate *busy_holes_malloc(fixture *f, uintptr_t a[6])
 	return g;
 }
 
-/* Holes freed by cudaFree carry no stream to ask: a growth that passes
- * them over for want of a proof starts one, and stitches once the device
- * completed their work, which the library was never told of (issue 31:
- * PyTorch without its cache frees so). */
+/* The device completes the legacy stream's work; the cache is not told. */
+static void complete_untold(fixture *f)
+{
+	const cm_backend *be = sim_backend(f->sim);
+	assert_int_equal(be->stream_synchronize(be->ctx, 0, CM_STREAM_LEGACY), CM_OK);
+}
+
+/* Holes freed by cudaFree while their work still runs: one fence orders
+ * it before all later work, and the growth stitches their memory at once
+ * (issue 31: PyTorch without its cache frees so). Their old addresses stay
+ * mapped until that work is complete, then go. The new block's work runs
+ * after the holes' (it reads what it wrote, not the holes' bytes), on
+ * another stream. */
+static void test_stitch_ordered_cudafree(void **state)
+{
+	(void)state;
+	fixture f;
+	uintptr_t a[6];
+	sim_gate *g = busy_holes_malloc(&f, a, false);
+	cm_stream s2 = fixture_stream(&f, false); /* blocking: waits for legacy */
+	uintptr_t b = fixture_malloc(&f, 8 * MiB);
+	assert_int_equal(b, a[5] + 4 * MiB);
+	cm_stats st = fixture_stats(&f);
+	assert_int_equal(st.stitches, 1);
+	assert_int_equal(st.fences, 1);
+	assert_int_equal(st.host_syncs, 0);
+	check_device_holds(&f, 24 * MiB);
+	assert_true(sim_vmm_accessible(f.sim, a[1], 4 * MiB)); /* its work may still run */
+	assert_int_equal(sim_memset_async(f.sim, 0, b, 9, 8 * MiB, s2), CM_OK);
+	fixture_gate_check(&f, g, b, 9);
+	for (size_t off = 0; off < 8 * MiB; off += MiB)
+		assert_int_equal(((volatile unsigned char *)b)[off], 9);
+	fixture_free(&f, a[0]);
+	cm_release_cached(f.heap, 0); /* polls: the old mappings go */
+	assert_false(sim_vmm_accessible(f.sim, a[1], 1));
+	assert_false(sim_vmm_accessible(f.sim, a[3], 1));
+	fixture_free(&f, b, a[2], a[4], a[5]);
+	fixture_close(&f);
+}
+
+/* With a non-blocking stream whose work the cache cannot see, no cheap
+ * order: a growth that passes the holes over starts a proof and takes new
+ * memory; once the device completed their work (untold), the next growth
+ * stitches them, with no synchronization. */
 static void test_stitch_after_cudafree(void **state)
 {
 	(void)state;
 	fixture f;
 	uintptr_t a[6];
-	sim_gate *g = busy_holes_malloc(&f, a);
+	sim_gate *g = busy_holes_malloc(&f, a, true);
 	uintptr_t b = fixture_malloc(&f, 8 * MiB);
 	cm_stats st = fixture_stats(&f);
 	assert_int_equal(st.stitches, 0);
 	assert_int_equal(st.collects, 1);
 	check_device_holds(&f, 32 * MiB);
 	sim_gate_open(g);
-	const cm_backend *be = sim_backend(f.sim);
-	assert_int_equal(be->stream_synchronize(be->ctx, 0, CM_STREAM_LEGACY), CM_OK); /* untold */
+	complete_untold(&f);
 	uintptr_t c = fixture_malloc(&f, 8 * MiB);
 	assert_int_equal(c, b + 8 * MiB);
 	st = fixture_stats(&f);
@@ -195,16 +238,14 @@ static void test_stitch_after_cudafree(void **state)
 	fixture_close(&f);
 }
 
-/* On a device at rest the proof comes within the growth: the holes are
- * stitched at once. */
+/* On a device at rest the proof comes within the growth. */
 static void test_stitch_after_cudafree_at_rest(void **state)
 {
 	(void)state;
 	fixture f;
 	uintptr_t a[6];
-	sim_gate_open(busy_holes_malloc(&f, a));
-	const cm_backend *be = sim_backend(f.sim);
-	assert_int_equal(be->stream_synchronize(be->ctx, 0, CM_STREAM_LEGACY), CM_OK); /* untold */
+	sim_gate_open(busy_holes_malloc(&f, a, true));
+	complete_untold(&f);
 	uintptr_t b = fixture_malloc(&f, 8 * MiB);
 	assert_int_equal(b, a[5] + 4 * MiB);
 	cm_stats st = fixture_stats(&f);
@@ -398,6 +439,7 @@ int main(void)
 		cmocka_unit_test(test_stitch_fragmented),
 		cmocka_unit_test(test_stitch_waits_for_stream),
 		cmocka_unit_test(test_ladder_stitches),
+		cmocka_unit_test(test_stitch_ordered_cudafree),
 		cmocka_unit_test(test_stitch_after_cudafree),
 		cmocka_unit_test(test_stitch_after_cudafree_at_rest),
 		{"test_hopeless_at_once_plain", test_hopeless_at_once, NULL, NULL, NULL},

@@ -14,10 +14,17 @@
  * the range is twice the device: when its end is reached anyway, the pool
  * gets a new range and the old one serves what it holds until it is free.
  *
+ * A chunk stitching cuts out while the work before its free may still run
+ * (ordered, not complete: stitch.c) leaves the range's books at once, but
+ * its old mapping stays in d->late until that work is known complete:
+ * polled at each growth and trim, waited for before its address is mapped
+ * again or the range is given back.
+ *
  * Invariants: the extent (seg->idle.size) is a multiple of chunk; chunk i
  * is mapped (chunk_flags[i] & CM_CHUNK_MAPPED, handles[i] its physical
- * memory) exactly when it lies in the extent and in no HOLE block; the
- * extent less seg->holes is what the segment adds to reserved_bytes.
+ * memory) exactly when it lies in the extent and in no HOLE block (a late
+ * mapping lies in a HOLE and is d->late's); the extent less seg->holes is
+ * what the segment adds to reserved_bytes.
  * Wing: mem. Calls in its own wing giveback.c, segment.c, stitch.c; the order and record wings.
  */
 #include <stdlib.h>
@@ -39,6 +46,55 @@ bool cm_exp_supported(const cm_device *d)
 	       be->vmm_map && be->vmm_unmap && be->vmm_set_access;
 }
 
+/* A chunk's old mapping, unmapped once the epoch of its free is complete. */
+typedef struct cm_late_unmap {
+	uintptr_t va;
+	size_t size;
+	uint64_t epoch;
+} cm_late_unmap;
+
+static bool cm_exp_late_push(cm_device *d, uintptr_t va, size_t size, uint64_t epoch)
+{
+	if (d->nlate == d->late_cap) {
+		size_t cap = d->late_cap ? 2 * d->late_cap : 16;
+		cm_late_unmap *list = realloc(d->late, cap * sizeof(*list));
+		if (!list)
+			return false;
+		d->late = list;
+		d->late_cap = cap;
+	}
+	d->late[d->nlate++] = (cm_late_unmap){va, size, epoch};
+	return true;
+}
+
+/* Unmaps the late mappings in [lo, hi) whose work is complete (with
+ * wait: all of them, the host waiting for their work first; a device that
+ * cannot be waited for has lost its work). One the driver refuses stays,
+ * tried again later. */
+static void cm_exp_late_unmap(cm_device *d, uintptr_t lo, uintptr_t hi, bool wait)
+{
+	const cm_backend *be = d->heap->be;
+	uint64_t newest = 0;
+	for (size_t i = 0; i < d->nlate; i++)
+		if (d->late[i].va >= lo && d->late[i].va < hi && d->late[i].epoch > newest)
+			newest = d->late[i].epoch;
+	if (!newest)
+		return;
+	bool all = wait || cm_epoch_poll_complete(d, newest);
+	if (wait)
+		cm_epoch_wait_complete(d, newest);
+	for (size_t i = d->nlate; i-- > 0;) {
+		cm_late_unmap *l = &d->late[i];
+		if (l->va < lo || l->va >= hi || (!all && !cm_epoch_complete(d, l->epoch)))
+			continue;
+		if (be->vmm_unmap(be->ctx, d->index, l->va, l->size) != CM_OK) {
+			d->stats.release_failures++;
+			continue;
+		}
+		*l = d->late[--d->nlate];
+	}
+}
+
 /* Maps chunk i of seg (access is set by the caller), with a kept chunk
  * if there is one (stitching), else new physical memory; on failure
  * nothing stays mapped and a kept chunk stays kept. */
@@ -47,6 +103,7 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	const cm_backend *be = d->heap->be;
 	uintptr_t va = seg->idle.addr + i * seg->chunk;
 	cm_mem_handle h;
+	cm_exp_late_unmap(d, va, va + seg->chunk, true); /* a hole trimmed off, grown again */
 	if (!cm_giveback_unmapped(d, va, seg->chunk))
 		return CM_ERR_BACKEND; /* still mapped there (giveback.c) */
 	bool stitched = cm_stitch_take(d, seg->chunk, &h);
@@ -69,13 +126,20 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	return CM_OK;
 }
 
-/* Unmaps chunk i of seg (its work complete): its physical memory is kept
- * for stitching, or given back. */
-static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep)
+/* Unmaps chunk i of seg: its physical memory is kept for stitching, or
+ * given back. Its work is complete, or (late: the epoch of its free) only
+ * ordered: then it stays mapped at its address too, until that epoch is
+ * complete. */
+static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep, uint64_t late)
 {
 	cm_assert(seg->chunk_flags[i] & CM_CHUNK_MAPPED);
-	bool unmapped = cm_giveback_unmap(d, seg->idle.addr + i * seg->chunk, seg->chunk,
-					  seg->handles[i]);
+	uintptr_t va = seg->idle.addr + i * seg->chunk;
+	bool unmapped = late && cm_exp_late_push(d, va, seg->chunk, late);
+	if (!unmapped) {
+		if (late) /* no room to remember it: its work first */
+			cm_epoch_wait_complete(d, late);
+		unmapped = cm_giveback_unmap(d, va, seg->chunk, seg->handles[i]);
+	}
 	seg->chunk_flags[i] = 0;
 	d->stats.vmm_unmaps++;
 	cm_trace(d, CM_TRACE_SEGMENT_UNMAP, seg->idle.addr + i * seg->chunk, seg->chunk,
@@ -93,7 +157,7 @@ static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool kee
  * leaves reserved memory as it found it. */
 static void cm_exp_unmap_back(cm_device *d, cm_segment *seg, size_t i)
 {
-	cm_exp_unmap_chunk(d, seg, i, seg->chunk_flags[i] & CM_CHUNK_STITCHED);
+	cm_exp_unmap_chunk(d, seg, i, seg->chunk_flags[i] & CM_CHUNK_STITCHED, 0);
 }
 
 /* Stitching: the complete chunks stitch.c chose in free blocks are cut
@@ -109,7 +173,7 @@ static void cm_exp_gather(cm_device *d, cm_segment *growing, size_t want)
 		if (!cm_segment_punch(d, cuts[i].b, cuts[i].lo, cuts[i].hi))
 			continue;
 		for (uintptr_t a = cuts[i].lo; a < cuts[i].hi; a += seg->chunk) {
-			cm_exp_unmap_chunk(d, seg, (a - seg->idle.addr) / seg->chunk, true);
+			cm_exp_unmap_chunk(d, seg, (a - seg->idle.addr) / seg->chunk, true, cuts[i].late);
 			d->stats.stitch_unmaps++;
 		}
 	}
@@ -203,7 +267,7 @@ static size_t cm_exp_trim_tail(cm_device *d, cm_segment *seg, bool may_wait)
 		cm_segment_shrink(d, seg, cut); /* and a hole before the cut */
 		for (size_t i = seg->idle.size / seg->chunk; i < end / seg->chunk; i++)
 			if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
-				cm_exp_unmap_chunk(d, seg, i, false);
+				cm_exp_unmap_chunk(d, seg, i, false, 0);
 		d->stats.released_bytes += cut;
 		freed += cut;
 		if (seg->idle.size == keep)
@@ -248,6 +312,7 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
 	size_t chunk = cm_exp_chunk(pool), n = (size + chunk - 1) / chunk;
 	uint64_t stitched = d->stats.stitched_bytes;
 	cm_block *b = NULL;
+	cm_exp_late_unmap(d, 0, UINTPTR_MAX, false);
 	if (seg) {
 		cm_block *last = cm_segment_last(seg);
 		size_t have = use_last && last->state == CM_BLOCK_FREE ? last->node.size : 0;
@@ -284,7 +349,8 @@ void cm_exp_release(cm_device *d, cm_segment *seg)
 			cm_block_completed(d, b);
 	for (size_t i = 0; i < seg->idle.size / seg->chunk; i++)
 		if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
-			cm_exp_unmap_chunk(d, seg, i, false);
+			cm_exp_unmap_chunk(d, seg, i, false, 0);
+	cm_exp_late_unmap(d, seg->idle.addr, seg->idle.addr + seg->va_size, true);
 	cm_giveback_range(d, seg->idle.addr, seg->va_size);
 	if (seg->pool->expandable == seg)
 		seg->pool->expandable = NULL;
@@ -311,6 +377,7 @@ bool cm_exp_destroy(cm_device *d, cm_segment *seg)
 size_t cm_exp_trim_all(cm_device *d)
 {
 	size_t freed = 0;
+	cm_exp_late_unmap(d, 0, UINTPTR_MAX, false);
 	for (size_t i = d->nsegs; i-- > 0;)
 		if (i < d->nsegs && d->segs[i]->expandable)
 			freed += cm_exp_trim(d, d->segs[i]);

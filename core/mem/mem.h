@@ -44,6 +44,7 @@ bool cm_exp_destroy(cm_device *d, cm_segment *seg);
 typedef struct cm_stitch_cut {
 	cm_block *b;
 	uintptr_t lo, hi; /* whole chunks of free block b */
+	uint64_t late;    /* 0: complete; else ordered, unmapped once this epoch is complete */
 } cm_stitch_cut;
 cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, size_t *ncuts);
 bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out);

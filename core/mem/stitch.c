@@ -10,14 +10,15 @@
  *    chunks it needs are gathered first from whole chunks inside free
  *    blocks of every expandable range (middle blocks, and the free tail of
  *    other ranges), smallest blocks first.
- * 2. A chunk is taken only when its block's tag is complete
- *    (cm_tag_poll_complete): unmapping does not wait for the device, so
- *    nothing is remapped while a stream may still use it. The fence
- *    protocol thus covers every chunk as it covers blocks; a chunk that
- *    was complete when unmapped is complete wherever it is mapped next.
- *    A growth that passes chunks over for want of a proof (cudaFree names
- *    no stream to ask) starts a collect covering them and polls it: a
- *    device at rest answers at once, else a later growth finds them proven.
+ * 2. A chunk is taken only when its block's free is complete
+ *    (cm_tag_poll_complete) or ordered before all later work
+ *    (cm_epoch_ordered: a cover, as a reuse would make): its physical
+ *    memory may then serve any stream at another address, as a reused
+ *    block serves at the same one. Unmapping does not wait for the device,
+ *    so an ordered chunk stays mapped at its old address too (a late
+ *    unmap, expandable.c) until its work is known complete. A growth that
+ *    passes chunks over for want of a proof starts a collect covering
+ *    them and polls it: a device at rest answers at once.
  * 3. Taken chunks are unmapped (by expandable.c, which owns the mapping),
  *    their stretch becoming a HOLE block (segment.c), and their handles
  *    wait in the device's free-chunk list;
@@ -29,8 +30,8 @@
  *    back. The out-of-memory ladder stitches after its synchronization,
  *    when every chunk is complete, before it releases anything.
  *
- * Invariants (cm_heap_check): every kept handle is unmapped, complete and
- * free_chunk_size bytes; stats.stitch_free_bytes is their total, and is
+ * Invariants (cm_heap_check): every kept handle is mapped in no block's
+ * extent (at most at a hole, late), ordered and free_chunk_size bytes; stats.stitch_free_bytes is their total, and is
  * part of reserved_bytes. All functions run under the device lock.
  * Wing: mem. Calls in its own wing giveback.c; the order and record wings.
  */
@@ -38,7 +39,7 @@
 
 #include "mem.h"
 
-/* Keeps an unmapped, complete chunk of physical memory for stitching;
+/* Keeps a chunk of physical memory cut out of a range for stitching;
  * gives it back when the list cannot grow. */
 void cm_stitch_keep(cm_device *d, size_t chunk, cm_mem_handle h)
 {
@@ -112,15 +113,17 @@ static size_t cm_stitch_collect(cm_device *d, cm_pool *pool, const cm_segment *g
 		uintptr_t lo, hi;
 		if (!b->seg->expandable || (b->seg == growing && !b->next) || !cm_stitch_span(b, &lo, &hi))
 			continue;
-		if (!cm_tag_poll_complete(d, &b->tag)) {
+		bool complete = cm_tag_poll_complete(d, &b->tag);
+		if (!complete && !cm_epoch_ordered(d, b->tag.epoch)) {
 			if (b->tag.epoch > *unproven)
 				*unproven = b->tag.epoch;
-			continue; /* a stream may still use it: never remapped */
+			continue; /* later work may run before its own: never moved */
 		}
 		size_t k = (hi - lo) / b->seg->chunk;
 		if (k > want - got)
 			k = want - got;
-		cuts[(*ncuts)++] = (cm_stitch_cut){b, hi - k * b->seg->chunk, hi};
+		cuts[(*ncuts)++] = (cm_stitch_cut){b, hi - k * b->seg->chunk, hi,
+						   complete ? 0 : b->tag.epoch};
 		got += k;
 	}
 	return got;
@@ -138,7 +141,7 @@ static size_t cm_stitch_collect_all(cm_device *d, const cm_segment *growing, siz
 	return got;
 }
 
-/* Chooses the whole, complete chunks of free blocks that would make at
+/* Chooses the whole, proven chunks of free blocks that would make at
  * least want chunks wait in the free-chunk list (else as many as there
  * are), for growing (NULL: a new range): at most one cut per free block.
  * expandable.c punches and unmaps them. Returns the cuts (the caller
@@ -174,7 +177,7 @@ void cm_stitch_view_of(cm_device *d, cm_stitch_view *v)
 				continue;
 			size_t whole = cm_stitch_span(b, &lo, &hi) ? hi - lo : 0;
 			v->fragments += b->node.size - whole;
-			if (cm_tag_complete(d, &b->tag))
+			if (cm_tag_complete(d, &b->tag) || b->tag.epoch <= cm_proven_epoch(d))
 				v->complete += whole;
 			else
 				v->pending += whole;

@@ -46,6 +46,7 @@ static void cm_device_fini(cm_device *d)
 	const cm_backend *be = d->heap->be;
 	cm_stitch_release(d);
 	free(d->free_chunks);
+	free(d->late); /* empty once the ranges are given back, below */
 	for (size_t i = 0; i < d->nsegs; i++) {
 		cm_segment *seg = d->segs[i];
 		if (seg->expandable)
