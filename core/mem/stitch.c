@@ -30,9 +30,10 @@
  *    back. The out-of-memory ladder stitches after its synchronization,
  *    when every chunk is complete, before it releases anything.
  *
- * Invariants (cm_heap_check): every kept handle is mapped in no block's
- * extent (at most at a hole, late), ordered and free_chunk_size bytes; stats.stitch_free_bytes is their total, and is
- * part of reserved_bytes. All functions run under the device lock.
+ * Invariants (cm_heap_check): every kept handle is mapped under no block
+ * (at most at a hole, late), its free ordered, and free_chunk_size bytes;
+ * stats.stitch_free_bytes is their total, and is part of reserved_bytes.
+ * All functions run under the device lock.
  * Wing: mem. Calls in its own wing giveback.c; the order and record wings.
  */
 #include <stdlib.h>

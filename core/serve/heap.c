@@ -46,7 +46,6 @@ static void cm_device_fini(cm_device *d)
 	const cm_backend *be = d->heap->be;
 	cm_stitch_release(d);
 	free(d->free_chunks);
-	free(d->late); /* empty once the ranges are given back, below */
 	for (size_t i = 0; i < d->nsegs; i++) {
 		cm_segment *seg = d->segs[i];
 		if (seg->expandable)
@@ -55,6 +54,7 @@ static void cm_device_fini(cm_device *d)
 			be->mem_free(be->ctx, d->index, cm_seg_base(seg));
 		free(seg);
 	}
+	free(d->late); /* empty: each range took its late unmaps with it */
 	cm_giveback_fini(d);
 	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
