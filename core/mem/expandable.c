@@ -16,14 +16,13 @@
  *
  * A chunk stitching cuts out while the work before its free may still run
  * (ordered, not complete: stitch.c) leaves the range's books at once, but
- * its old mapping stays in d->late until that work is known complete:
- * polled at each growth and trim, waited for before its address is mapped
- * again or the range is given back.
+ * its old mapping stays until that work is known complete (giveback.c's
+ * late unmaps, polled at each growth and trim).
  *
  * Invariants: the extent (seg->idle.size) is a multiple of chunk; chunk i
  * is mapped (chunk_flags[i] & CM_CHUNK_MAPPED, handles[i] its physical
  * memory) exactly when it lies in the extent and in no HOLE block (a late
- * mapping lies in a HOLE and is d->late's); the extent less seg->holes is
+ * mapping lies in a HOLE and is giveback.c's); the extent less seg->holes is
  * what the segment adds to reserved_bytes.
  * Wing: mem. Calls in its own wing giveback.c, segment.c, stitch.c; the order and record wings.
  */
@@ -46,55 +45,6 @@ bool cm_exp_supported(const cm_device *d)
 	       be->vmm_map && be->vmm_unmap && be->vmm_set_access;
 }
 
-/* A chunk's old mapping, unmapped once the epoch of its free is complete. */
-typedef struct cm_late_unmap {
-	uintptr_t va;
-	size_t size;
-	uint64_t epoch;
-} cm_late_unmap;
-
-static bool cm_exp_late_push(cm_device *d, uintptr_t va, size_t size, uint64_t epoch)
-{
-	if (d->nlate == d->late_cap) {
-		size_t cap = d->late_cap ? 2 * d->late_cap : 16;
-		cm_late_unmap *list = realloc(d->late, cap * sizeof(*list));
-		if (!list)
-			return false;
-		d->late = list;
-		d->late_cap = cap;
-	}
-	d->late[d->nlate++] = (cm_late_unmap){va, size, epoch};
-	return true;
-}
-
-/* Unmaps the late mappings in [lo, hi) whose work is complete (with
- * wait: all of them, the host waiting for their work first; a device that
- * cannot be waited for has lost its work). One the driver refuses stays,
- * tried again later. */
-static void cm_exp_late_unmap(cm_device *d, uintptr_t lo, uintptr_t hi, bool wait)
-{
-	const cm_backend *be = d->heap->be;
-	uint64_t newest = 0;
-	for (size_t i = 0; i < d->nlate; i++)
-		if (d->late[i].va >= lo && d->late[i].va < hi && d->late[i].epoch > newest)
-			newest = d->late[i].epoch;
-	if (!newest)
-		return;
-	bool all = wait || cm_epoch_poll_complete(d, newest);
-	if (wait)
-		cm_epoch_wait_complete(d, newest);
-	for (size_t i = d->nlate; i-- > 0;) {
-		cm_late_unmap *l = &d->late[i];
-		if (l->va < lo || l->va >= hi || (!all && !cm_epoch_complete(d, l->epoch)))
-			continue;
-		if (be->vmm_unmap(be->ctx, d->index, l->va, l->size) != CM_OK) {
-			d->stats.release_failures++;
-			continue;
-		}
-		*l = d->late[--d->nlate];
-	}
-}
-
 /* Maps chunk i of seg (access is set by the caller), with a kept chunk
  * if there is one (stitching), else new physical memory; on failure
  * nothing stays mapped and a kept chunk stays kept. */
@@ -103,7 +53,6 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	const cm_backend *be = d->heap->be;
 	uintptr_t va = seg->idle.addr + i * seg->chunk;
 	cm_mem_handle h;
-	cm_exp_late_unmap(d, va, va + seg->chunk, true); /* a hole trimmed off, grown again */
 	if (!cm_giveback_unmapped(d, va, seg->chunk))
 		return CM_ERR_BACKEND; /* still mapped there (giveback.c) */
 	bool stitched = cm_stitch_take(d, seg->chunk, &h);
@@ -134,12 +83,8 @@ static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool kee
 {
 	cm_assert(seg->chunk_flags[i] & CM_CHUNK_MAPPED);
 	uintptr_t va = seg->idle.addr + i * seg->chunk;
-	bool unmapped = late && cm_exp_late_push(d, va, seg->chunk, late);
-	if (!unmapped) {
-		if (late) /* no room to remember it: its work first */
-			cm_epoch_wait_complete(d, late);
-		unmapped = cm_giveback_unmap(d, va, seg->chunk, seg->handles[i]);
-	}
+	bool unmapped = late ? cm_giveback_late(d, va, seg->chunk, seg->handles[i], late)
+			     : cm_giveback_unmap(d, va, seg->chunk, seg->handles[i]);
 	seg->chunk_flags[i] = 0;
 	d->stats.vmm_unmaps++;
 	cm_trace(d, CM_TRACE_SEGMENT_UNMAP, seg->idle.addr + i * seg->chunk, seg->chunk,
@@ -312,7 +257,7 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
 	size_t chunk = cm_exp_chunk(pool), n = (size + chunk - 1) / chunk;
 	uint64_t stitched = d->stats.stitched_bytes;
 	cm_block *b = NULL;
-	cm_exp_late_unmap(d, 0, UINTPTR_MAX, false);
+	cm_giveback_late_poll(d);
 	if (seg) {
 		cm_block *last = cm_segment_last(seg);
 		size_t have = use_last && last->state == CM_BLOCK_FREE ? last->node.size : 0;
@@ -350,7 +295,6 @@ void cm_exp_release(cm_device *d, cm_segment *seg)
 	for (size_t i = 0; i < seg->idle.size / seg->chunk; i++)
 		if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
 			cm_exp_unmap_chunk(d, seg, i, false, 0);
-	cm_exp_late_unmap(d, seg->idle.addr, seg->idle.addr + seg->va_size, true);
 	cm_giveback_range(d, seg->idle.addr, seg->va_size);
 	if (seg->pool->expandable == seg)
 		seg->pool->expandable = NULL;
@@ -377,7 +321,7 @@ bool cm_exp_destroy(cm_device *d, cm_segment *seg)
 size_t cm_exp_trim_all(cm_device *d)
 {
 	size_t freed = 0;
-	cm_exp_late_unmap(d, 0, UINTPTR_MAX, false);
+	cm_giveback_late_poll(d);
 	for (size_t i = d->nsegs; i-- > 0;)
 		if (i < d->nsegs && d->segs[i]->expandable)
 			freed += cm_exp_trim(d, d->segs[i]);

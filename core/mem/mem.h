@@ -78,6 +78,8 @@ void cm_giveback_handle(cm_device *d, cm_mem_handle h, size_t size);
 bool cm_giveback_unmap(cm_device *d, uintptr_t va, size_t size, cm_mem_handle h);
 void cm_giveback_range(cm_device *d, uintptr_t va, size_t size);
 bool cm_giveback_unmapped(cm_device *d, uintptr_t va, size_t size);
+bool cm_giveback_late(cm_device *d, uintptr_t va, size_t size, cm_mem_handle h, uint64_t epoch);
+void cm_giveback_late_poll(cm_device *d);
 size_t cm_giveback_retry(cm_device *d);
 void cm_giveback_fini(cm_device *d);
 

@@ -43,7 +43,7 @@
 		size_t nfree_chunks, free_chunks_cap, free_chunk_size; \
 		/* Chunks cut out while their old work may still run, still mapped \
 		 * at their old address inside a hole, unmapped once that work is \
-		 * complete (expandable.c); their memory counts where it is now. */ \
+		 * complete (giveback.c); their memory counts where it is now. */ \
 		struct cm_late_unmap *late; \
 		size_t nlate, late_cap; \
 		/* Memory the driver did not take back, given back again at the next \

@@ -54,7 +54,6 @@ static void cm_device_fini(cm_device *d)
 			be->mem_free(be->ctx, d->index, cm_seg_base(seg));
 		free(seg);
 	}
-	free(d->late); /* empty: each range took its late unmaps with it */
 	cm_giveback_fini(d);
 	cm_fence_fini_device(d);
 	cm_stream_fini_device(d);
