@@ -14,16 +14,10 @@
  * the range is twice the device: when its end is reached anyway, the pool
  * gets a new range and the old one serves what it holds until it is free.
  *
- * A chunk stitching cuts out while the work before its free may still run
- * (ordered, not complete: stitch.c) leaves the range's books at once, but
- * its old mapping stays until that work is known complete (giveback.c's
- * late unmaps, polled at each growth and trim).
- *
  * Invariants: the extent (seg->idle.size) is a multiple of chunk; chunk i
  * is mapped (chunk_flags[i] & CM_CHUNK_MAPPED, handles[i] its physical
- * memory) exactly when it lies in the extent and in no HOLE block (a late
- * mapping lies in a HOLE and is giveback.c's); the extent less seg->holes is
- * what the segment adds to reserved_bytes.
+ * memory) exactly when it lies in the extent and in no HOLE block; the
+ * extent less seg->holes is what the segment adds to reserved_bytes.
  * Wing: mem. Calls in its own wing giveback.c, segment.c, stitch.c; the order and record wings.
  */
 #include <stdlib.h>
@@ -75,16 +69,13 @@ static cm_status cm_exp_map_chunk(cm_device *d, cm_segment *seg, size_t i)
 	return CM_OK;
 }
 
-/* Unmaps chunk i of seg: its physical memory is kept for stitching, or
- * given back. Its work is complete, or (late: the epoch of its free) only
- * ordered: then it stays mapped at its address too, until that epoch is
- * complete. */
-static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep, uint64_t late)
+/* Unmaps chunk i of seg (its work complete): its physical memory is kept
+ * for stitching, or given back. */
+static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool keep)
 {
 	cm_assert(seg->chunk_flags[i] & CM_CHUNK_MAPPED);
-	uintptr_t va = seg->idle.addr + i * seg->chunk;
-	bool unmapped = late ? cm_giveback_late(d, va, seg->chunk, seg->handles[i], late)
-			     : cm_giveback_unmap(d, va, seg->chunk, seg->handles[i]);
+	bool unmapped = cm_giveback_unmap(d, seg->idle.addr + i * seg->chunk, seg->chunk,
+					  seg->handles[i]);
 	seg->chunk_flags[i] = 0;
 	d->stats.vmm_unmaps++;
 	cm_trace(d, CM_TRACE_SEGMENT_UNMAP, seg->idle.addr + i * seg->chunk, seg->chunk,
@@ -102,7 +93,7 @@ static void cm_exp_unmap_chunk(cm_device *d, cm_segment *seg, size_t i, bool kee
  * leaves reserved memory as it found it. */
 static void cm_exp_unmap_back(cm_device *d, cm_segment *seg, size_t i)
 {
-	cm_exp_unmap_chunk(d, seg, i, seg->chunk_flags[i] & CM_CHUNK_STITCHED, 0);
+	cm_exp_unmap_chunk(d, seg, i, seg->chunk_flags[i] & CM_CHUNK_STITCHED);
 }
 
 /* Stitching: the complete chunks stitch.c chose in free blocks are cut
@@ -118,7 +109,7 @@ static void cm_exp_gather(cm_device *d, cm_segment *growing, size_t want)
 		if (!cm_segment_punch(d, cuts[i].b, cuts[i].lo, cuts[i].hi))
 			continue;
 		for (uintptr_t a = cuts[i].lo; a < cuts[i].hi; a += seg->chunk) {
-			cm_exp_unmap_chunk(d, seg, (a - seg->idle.addr) / seg->chunk, true, cuts[i].late);
+			cm_exp_unmap_chunk(d, seg, (a - seg->idle.addr) / seg->chunk, true);
 			d->stats.stitch_unmaps++;
 		}
 	}
@@ -212,7 +203,7 @@ static size_t cm_exp_trim_tail(cm_device *d, cm_segment *seg, bool may_wait)
 		cm_segment_shrink(d, seg, cut); /* and a hole before the cut */
 		for (size_t i = seg->idle.size / seg->chunk; i < end / seg->chunk; i++)
 			if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
-				cm_exp_unmap_chunk(d, seg, i, false, 0);
+				cm_exp_unmap_chunk(d, seg, i, false);
 		d->stats.released_bytes += cut;
 		freed += cut;
 		if (seg->idle.size == keep)
@@ -257,7 +248,6 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
 	size_t chunk = cm_exp_chunk(pool), n = (size + chunk - 1) / chunk;
 	uint64_t stitched = d->stats.stitched_bytes;
 	cm_block *b = NULL;
-	cm_giveback_late_poll(d);
 	if (seg) {
 		cm_block *last = cm_segment_last(seg);
 		size_t have = use_last && last->state == CM_BLOCK_FREE ? last->node.size : 0;
@@ -294,7 +284,7 @@ void cm_exp_release(cm_device *d, cm_segment *seg)
 			cm_block_completed(d, b);
 	for (size_t i = 0; i < seg->idle.size / seg->chunk; i++)
 		if (seg->chunk_flags[i] & CM_CHUNK_MAPPED)
-			cm_exp_unmap_chunk(d, seg, i, false, 0);
+			cm_exp_unmap_chunk(d, seg, i, false);
 	cm_giveback_range(d, seg->idle.addr, seg->va_size);
 	if (seg->pool->expandable == seg)
 		seg->pool->expandable = NULL;
@@ -321,7 +311,6 @@ bool cm_exp_destroy(cm_device *d, cm_segment *seg)
 size_t cm_exp_trim_all(cm_device *d)
 {
 	size_t freed = 0;
-	cm_giveback_late_poll(d);
 	for (size_t i = d->nsegs; i-- > 0;)
 		if (i < d->nsegs && d->segs[i]->expandable)
 			freed += cm_exp_trim(d, d->segs[i]);

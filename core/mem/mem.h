@@ -44,7 +44,6 @@ bool cm_exp_destroy(cm_device *d, cm_segment *seg);
 typedef struct cm_stitch_cut {
 	cm_block *b;
 	uintptr_t lo, hi; /* whole chunks of free block b */
-	uint64_t late;    /* 0: complete; else ordered, unmapped once this epoch is complete */
 } cm_stitch_cut;
 cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, size_t *ncuts);
 bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out);
@@ -78,8 +77,6 @@ void cm_giveback_handle(cm_device *d, cm_mem_handle h, size_t size);
 bool cm_giveback_unmap(cm_device *d, uintptr_t va, size_t size, cm_mem_handle h);
 void cm_giveback_range(cm_device *d, uintptr_t va, size_t size);
 bool cm_giveback_unmapped(cm_device *d, uintptr_t va, size_t size);
-bool cm_giveback_late(cm_device *d, uintptr_t va, size_t size, cm_mem_handle h, uint64_t epoch);
-void cm_giveback_late_poll(cm_device *d);
 size_t cm_giveback_retry(cm_device *d);
 void cm_giveback_fini(cm_device *d);
 

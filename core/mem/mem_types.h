@@ -37,15 +37,10 @@
 		 * program set on the default memory pool (pool_view.c); SIZE_MAX: keep \
 		 * all. Back to the configuration's at a reset. */ \
 		size_t release_threshold; \
-		/* Physical chunks cut out of ranges, kept for stitching (stitch.c): \
+		/* Unmapped physical chunks kept for stitching (stitch.c): complete, \
 		 * counted in reserved_bytes and stitch_free_bytes. */ \
 		cm_mem_handle *free_chunks; \
 		size_t nfree_chunks, free_chunks_cap, free_chunk_size; \
-		/* Chunks cut out while their old work may still run, still mapped \
-		 * at their old address inside a hole, unmapped once that work is \
-		 * complete (giveback.c); their memory counts where it is now. */ \
-		struct cm_late_unmap *late; \
-		size_t nlate, late_cap; \
 		/* Memory the driver did not take back, given back again at the next \
 		 * release (giveback.c): counted in reserved_bytes and \
 		 * unreleased_bytes. */ \

@@ -10,15 +10,11 @@
  *    chunks it needs are gathered first from whole chunks inside free
  *    blocks of every expandable range (middle blocks, and the free tail of
  *    other ranges), smallest blocks first.
- * 2. A chunk is taken only when its block's free is complete
- *    (cm_tag_poll_complete) or ordered before all later work
- *    (cm_epoch_ordered: a cover, as a reuse would make): its physical
- *    memory may then serve any stream at another address, as a reused
- *    block serves at the same one. Unmapping does not wait for the device,
- *    so an ordered chunk stays mapped at its old address too (a late
- *    unmap, expandable.c) until its work is known complete. A growth that
- *    passes chunks over for want of a proof starts a collect covering
- *    them and polls it: a device at rest answers at once.
+ * 2. A chunk is taken only when its block's tag is complete
+ *    (cm_tag_poll_complete): unmapping does not wait for the device, so
+ *    nothing is remapped while a stream may still use it. The fence
+ *    protocol thus covers every chunk as it covers blocks; a chunk that
+ *    was complete when unmapped is complete wherever it is mapped next.
  * 3. Taken chunks are unmapped (by expandable.c, which owns the mapping),
  *    their stretch becoming a HOLE block (segment.c), and their handles
  *    wait in the device's free-chunk list;
@@ -30,17 +26,16 @@
  *    back. The out-of-memory ladder stitches after its synchronization,
  *    when every chunk is complete, before it releases anything.
  *
- * Invariants (cm_heap_check): every kept handle is mapped under no block
- * (at most at a hole, late), its free ordered, and free_chunk_size bytes;
- * stats.stitch_free_bytes is their total, and is part of reserved_bytes.
- * All functions run under the device lock.
+ * Invariants (cm_heap_check): every kept handle is unmapped, complete and
+ * free_chunk_size bytes; stats.stitch_free_bytes is their total, and is
+ * part of reserved_bytes. All functions run under the device lock.
  * Wing: mem. Calls in its own wing giveback.c; the order and record wings.
  */
 #include <stdlib.h>
 
 #include "mem.h"
 
-/* Keeps a chunk of physical memory cut out of a range for stitching;
+/* Keeps an unmapped, complete chunk of physical memory for stitching;
  * gives it back when the list cannot grow. */
 void cm_stitch_keep(cm_device *d, size_t chunk, cm_mem_handle h)
 {
@@ -102,10 +97,9 @@ static bool cm_stitch_span(const cm_block *b, uintptr_t *lo, uintptr_t *hi)
 }
 
 /* Collects up to want chunks from the free blocks of pool (not the end of
- * growing, which the new chunks join). *unproven: the newest epoch of a
- * block passed over for want of a proof. */
+ * growing, which the new chunks join). */
 static size_t cm_stitch_collect(cm_device *d, cm_pool *pool, const cm_segment *growing,
-				size_t want, cm_stitch_cut *cuts, size_t *ncuts, uint64_t *unproven)
+				size_t want, cm_stitch_cut *cuts, size_t *ncuts)
 {
 	size_t got = 0;
 	cm_tnode *n = cm_tree_lower_bound(pool->root, CM_SMALL_SEGMENT, 0);
@@ -114,35 +108,18 @@ static size_t cm_stitch_collect(cm_device *d, cm_pool *pool, const cm_segment *g
 		uintptr_t lo, hi;
 		if (!b->seg->expandable || (b->seg == growing && !b->next) || !cm_stitch_span(b, &lo, &hi))
 			continue;
-		bool complete = cm_tag_poll_complete(d, &b->tag);
-		if (!complete && !cm_epoch_ordered(d, b->tag.epoch)) {
-			if (b->tag.epoch > *unproven)
-				*unproven = b->tag.epoch;
-			continue; /* later work may run before its own: never moved */
-		}
+		if (!cm_tag_poll_complete(d, &b->tag))
+			continue; /* a stream may still use it: never remapped */
 		size_t k = (hi - lo) / b->seg->chunk;
 		if (k > want - got)
 			k = want - got;
-		cuts[(*ncuts)++] = (cm_stitch_cut){b, hi - k * b->seg->chunk, hi,
-						   complete ? 0 : b->tag.epoch};
+		cuts[(*ncuts)++] = (cm_stitch_cut){b, hi - k * b->seg->chunk, hi};
 		got += k;
 	}
 	return got;
 }
 
-/* The cuts of both pools, large blocks first: as many chunks as there
- * are, up to want. */
-static size_t cm_stitch_collect_all(cm_device *d, const cm_segment *growing, size_t want,
-				    cm_stitch_cut *cuts, size_t *ncuts, uint64_t *unproven)
-{
-	*ncuts = 0;
-	size_t got = cm_stitch_collect(d, &d->none_large, growing, want, cuts, ncuts, unproven);
-	if (got < want)
-		got += cm_stitch_collect(d, &d->none_small, growing, want - got, cuts, ncuts, unproven);
-	return got;
-}
-
-/* Chooses the whole, proven chunks of free blocks that would make at
+/* Chooses the whole, complete chunks of free blocks that would make at
  * least want chunks wait in the free-chunk list (else as many as there
  * are), for growing (NULL: a new range): at most one cut per free block.
  * expandable.c punches and unmaps them. Returns the cuts (the caller
@@ -157,10 +134,9 @@ cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, 
 	cm_stitch_cut *cuts = cap ? malloc(cap * sizeof(*cuts)) : NULL;
 	if (!cuts)
 		return NULL;
-	uint64_t unproven = 0;
-	if (cm_stitch_collect_all(d, growing, want, cuts, ncuts, &unproven) < want && unproven &&
-	    cm_epoch_poll_complete(d, unproven))
-		cm_stitch_collect_all(d, growing, want, cuts, ncuts, &unproven);
+	size_t got = cm_stitch_collect(d, &d->none_large, growing, want, cuts, ncuts);
+	if (got < want)
+		cm_stitch_collect(d, &d->none_small, growing, want - got, cuts, ncuts);
 	return cuts;
 }
 
@@ -178,7 +154,7 @@ void cm_stitch_view_of(cm_device *d, cm_stitch_view *v)
 				continue;
 			size_t whole = cm_stitch_span(b, &lo, &hi) ? hi - lo : 0;
 			v->fragments += b->node.size - whole;
-			if (cm_tag_complete(d, &b->tag) || b->tag.epoch <= cm_proven_epoch(d))
+			if (cm_tag_complete(d, &b->tag))
 				v->complete += whole;
 			else
 				v->pending += whole;

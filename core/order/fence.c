@@ -849,20 +849,6 @@ cm_status cm_reuse_prepare(cm_device *d, cm_request *rq, cm_block *b)
 	return CM_NOT_READY;
 }
 
-/* Whether every free stamped with an epoch <= e is ordered before all
- * later work, making it so where that delays no busy stream (one cover or
- * fence, as a reuse would: cm_reuse_prepare); never a host wait. Memory
- * freed by then may serve any stream: stitching moves it to another
- * address (stitch.c). */
-bool cm_epoch_ordered(cm_device *d, uint64_t e)
-{
-	if (e <= cm_proven_epoch(d))
-		return true;
-	if (d->free_fence != CM_FENCE_GPU || (d->nb_count && cm_nonblocking_busy(d, false)))
-		return false;
-	return cm_order_pending(d) && e <= cm_proven_epoch(d);
-}
-
 /* Every free stamped with an epoch <= this one is ordered before later
  * work or complete: the awaiting blocks freed by then may come back. */
 uint64_t cm_proven_epoch(cm_device *d)

@@ -90,11 +90,6 @@ bool cm_free_awaits(cm_device *d, const cm_pool *pool, const cm_tag *t);
 void cm_pending_added(cm_device *d);
 bool cm_pending_poll(cm_device *d);
 uint64_t cm_proven_epoch(cm_device *d);
-static inline bool cm_epoch_complete(cm_device *d, uint64_t e)
-{
-	return e <= atomic_load_explicit(&d->completed_epoch, memory_order_acquire);
-}
-bool cm_epoch_ordered(cm_device *d, uint64_t e);
 cm_status cm_device_sync_locked(cm_device *d);
 void cm_fence_sync_begin(cm_device *d, cm_stream s, cm_stream_rec **per_thread, uint32_t thread,
 			 cm_sync_token *tok);

@@ -480,47 +480,6 @@ static void probe_vmm_semantics(void)
 	code("vmm.address-free.n", cuMemAddressFree(va, (n + 1) * gran));
 }
 
-/* One physical allocation mapped at two addresses at once, as stitching
- * does while the work before a chunk's free may still run at its old
- * address (core/mem/expandable.c, late unmaps): both see the same bytes,
- * the memory counts once, and the second mapping outlives the first. */
-static void probe_vmm_two_addresses(void)
-{
-	CUmemAllocationProp prop = pinned_on_device0();
-	CUmemGenericAllocationHandle h = 0;
-	CUdeviceptr a = 0, b = 0;
-	size_t gran = 0, f0 = 0, f1 = 0, total = 0;
-	unsigned char x = 0;
-
-	cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
-	cuMemAddressReserve(&a, gran, 0, 0, 0);
-	cuMemAddressReserve(&b, gran, 0, 0, 0);
-	cuMemGetInfo(&f0, &total);
-	cuMemCreate(&h, gran, &prop, 0);
-	cuMemMap(a, gran, 0, h, 0);
-	code("vmm.map.second-address", cuMemMap(b, gran, 0, h, 0));
-	CUmemAccessDesc d;
-	memset(&d, 0, sizeof(d));
-	d.location = prop.location;
-	d.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-	cuMemSetAccess(a, gran, &d, 1);
-	code("vmm.map.second-address.set-access", cuMemSetAccess(b, gran, &d, 1));
-	cuMemGetInfo(&f1, &total);
-	yes("vmm.map.second-address.counted-once", f0 >= f1 + gran && f0 < f1 + 2 * gran);
-	cuMemsetD8(a, 0x5a, gran);
-	cuMemcpyDtoH(&x, b + gran - 1, 1);
-	yes("vmm.map.second-address.aliased", x == 0x5a);
-	cuMemUnmap(a, gran);
-	cuMemsetD8(b, 0x33, gran);
-	x = 0;
-	code("vmm.map.second-address.after-first-unmap", cuMemcpyDtoH(&x, b, 1));
-	yes("vmm.map.second-address.after-first-unmap.readback", x == 0x33);
-	cuMemUnmap(b, gran);
-	cuMemRelease(h);
-	cuMemAddressFree(a, gran);
-	cuMemAddressFree(b, gran);
-}
-
 /* ---- primary context reset and release ----------------------------------- */
 
 static void probe_reset(void)
@@ -585,7 +544,6 @@ int main(int argc, char **argv)
 	probe_pool_trim();
 	probe_vmm();
 	probe_vmm_semantics();
-	probe_vmm_two_addresses();
 	probe_reset();
 	probe_vmm_context_end();
 	return argc > 1 ? compare(argv[1]) : 0;
