@@ -149,7 +149,7 @@ static void test_stitch_fragmented(void **state)
  * fence or collect. Moving such chunks (their old address unmapped once
  * complete) made PyTorch's training 1.35x slower on an H100, VMM calls at
  * every growth, for 0.7% less memory (docs/gpu-results.md, "Stitching by
- * order"). */
+ * order, tried and taken back"). */
 static void test_stitch_waits_for_cudafree_work(void **state)
 {
 	(void)state;
