@@ -109,17 +109,25 @@ CONFIGS = {
 }
 
 
-def one_try(a, config, batch, tmp):
+def config_env(config, lib, lib_conf, stats):
+    """The environment of one run of config: the library's runs preloaded with
+    lib, lib_conf added to their CACHEMALLOC_CONF and their statistics written
+    to the file stats at exit."""
     env = dict(os.environ)
     for k in ("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING", "LD_PRELOAD",
               "CACHEMALLOC_CONF"):
         env.pop(k, None)
     extra, conf = CONFIGS[config]
     env.update(extra)
-    stats = os.path.join(tmp, f"stats_{config}_{a.workload}_{batch}.json")
     if config.startswith("lib"):
-        env["LD_PRELOAD"] = os.path.abspath(a.lib)
-        env["CACHEMALLOC_CONF"] = ",".join(x for x in (conf, a.lib_conf, f"stats:exit-json:{stats}") if x)
+        env["LD_PRELOAD"] = os.path.abspath(lib)
+        env["CACHEMALLOC_CONF"] = ",".join(x for x in (conf, lib_conf, f"stats:exit-json:{stats}") if x)
+    return env
+
+
+def one_try(a, config, batch, tmp):
+    stats = os.path.join(tmp, f"stats_{config}_{a.workload}_{batch}.json")
+    env = config_env(config, a.lib, a.lib_conf, stats)
     result = os.path.join(tmp, "try.json")
     if os.path.exists(result):
         os.unlink(result)

@@ -36,7 +36,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from fit import CONFIGS  # noqa: E402
+from fit import config_env  # noqa: E402
 
 STEPS = 12
 
@@ -119,16 +119,8 @@ def child(workload):
 
 def run(a, workload, config):
     from torch_common import ProcMemSampler
-    env = dict(os.environ)
-    for k in ("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_NO_CUDA_MEMORY_CACHING", "LD_PRELOAD",
-              "CACHEMALLOC_CONF"):
-        env.pop(k, None)
-    extra, conf = CONFIGS[config]
-    env.update(extra)
     stats = os.path.join(tempfile.gettempdir(), f"mem_peaks_{os.getpid()}.json")
-    if config.startswith("lib"):
-        env["LD_PRELOAD"] = os.path.abspath(a.lib)
-        env["CACHEMALLOC_CONF"] = ",".join(x for x in (conf, a.lib_conf, f"stats:exit-json:{stats}") if x)
+    env = config_env(config, a.lib, a.lib_conf, stats)
     if workload == "streams":
         cmd = [sys.executable, os.path.join(HERE, "torch_streams.py"), "--steps", "20"]
     else:
