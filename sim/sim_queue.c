@@ -179,13 +179,18 @@ static void *sim_worker(void *arg)
 		pthread_mutex_unlock(&st->lock);
 		sim_op_run(st, op);
 		pthread_mutex_lock(&st->lock);
-		st->head = op->next;
+		/* Freed before it leaves the queue and before waiters see it
+		 * complete: a fork() after a synchronization leaves the child
+		 * no op that only this (uncopied) thread held, which its leak
+		 * checker would count lost. */
+		sim_op *next = op->next;
+		sim_op_free(op);
+		st->head = next;
 		if (!st->head)
 			st->tail = NULL;
 		atomic_store_explicit(&st->completed, atomic_load(&st->completed) + 1,
 				      memory_order_release);
 		pthread_cond_broadcast(&st->done);
-		sim_op_free(op);
 	}
 	st->exited = true;
 	pthread_mutex_unlock(&st->lock);
