@@ -288,6 +288,9 @@ struct cm_heap {
 	cm_dir dir;                    /* user stream handle -> record (directory.c) */
 	struct cm_host *host;   /* pinned host memory (host.c); NULL: not cached */
 	struct cm_share *share; /* the devices' registries (serve/share.c); NULL: none joined */
+	/* Set by serve/ipc.c, above heap.c, once it holds a freed block for
+	 * another process: frees those whose opens all closed. */
+	_Atomic(void (*)(cm_heap *)) ipc_release_closed;
 };
 
 /* Zeroed memory of whole cache lines, 64-byte aligned: what one thread

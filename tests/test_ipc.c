@@ -3,9 +3,9 @@
  * the core's calls (CUDA's own open and close are the hooks'): a token per
  * block, the same while it lives; an open counted in the registry; the free
  * of an open block held until its close, a second free refused; stale tokens
- * after the free; and an open racing the free from another thread, which
+ * after the free; an open racing the free from another thread, which
  * either fails or keeps the block out of the cache (one of them always sees
- * the other). */
+ * the other); and a held block whose opens closed serving the next miss. */
 #include <pthread.h>
 
 #include "fixture.h"
@@ -163,11 +163,43 @@ static void test_open_races_free(void **state)
 	fixture_close(&f);
 }
 
+/* A block held for an importer is memory the exporter cannot use; once
+ * the last open closed, it is the exporter's again before the device is
+ * asked for more: on a device nearly full, the next allocation of its
+ * size is served from it instead of failing (it failed while the hold
+ * was released only at the next free or export). */
+static void test_closed_block_serves_the_next_miss(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	uintptr_t big = fixture_malloc(&f, 200 * MiB);
+	uint8_t t[CM_IPC_HANDLE_BYTES];
+	token_of(f.heap, big, big, t);
+	uintptr_t opened = open_token(t, NULL), base;
+	assert_int_equal(opened, SEGMENT_BASE);
+	ipc_free(&f, big);
+	assert_true(live(f.heap, big)); /* held while open */
+	uintptr_t other = 0;
+	assert_int_equal(cm_malloc(f.heap, 0, 200 * MiB, &other), CM_ERR_OOM);
+	assert_true(cm_ipc_close(opened, &base));
+
+	uintptr_t again = 0;
+	assert_int_equal(cm_malloc(f.heap, 0, 200 * MiB, &again), CM_OK);
+	assert_int_equal(again, big);
+	assert_true(fixture_stats(&f).peak_reserved_bytes <= 256 * MiB);
+	ipc_free(&f, again);
+	assert_false(cm_ipc_watching());
+	fixture_check(&f);
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_token_open_hold_close),
 		cmocka_unit_test(test_open_races_free),
+		cmocka_unit_test(test_closed_block_serves_the_next_miss),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -463,6 +463,12 @@ cm_status cm_malloc_slow(cm_heap *h, int dev, size_t size, cm_stream key, uintpt
 	}
 	cm_device *d = &h->devs[dev];
 	atomic_store_explicit(&d->in_use, true, memory_order_relaxed);
+	/* Blocks held for another process that has closed them are memory
+	 * the program can use again: back before the search. */
+	void (*release_closed)(cm_heap *) =
+		atomic_load_explicit(&h->ipc_release_closed, memory_order_acquire);
+	if (release_closed)
+		release_closed(h);
 	size_t rounded = cm_round_size(&h->cfg, size);
 	if (rounded == SIZE_MAX) {
 		pthread_mutex_lock(&d->lock);

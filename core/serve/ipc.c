@@ -13,7 +13,9 @@
  * Exporter: one slot per exported block, the same token while it lives.
  * Its free withdraws the slot (the generation made even); while an importer
  * still has the block open, the block is held out of the cache until every
- * open is closed, then freed at the exporter's next free or export (CUDA
+ * open is closed, then freed at the exporter's next free, export or
+ * allocation that misses its thread's cache (heap.c calls up through
+ * h->ipc_release_closed, which the first hold sets) (CUDA
  * forbids the exporter to free first; the cache at least never hands out
  * memory another process may still be using).
  * Importer (a process under the library): counts its open in the slot,
@@ -375,6 +377,7 @@ static cm_status cm_ipc_withdraw(cm_heap *h, uintptr_t p)
 	}
 	e->held = true;
 	atomic_fetch_add(&cm_ipc_nheld, 1);
+	atomic_store_explicit(&h->ipc_release_closed, cm_ipc_release_closed, memory_order_release);
 	return CM_OK;
 }
 
