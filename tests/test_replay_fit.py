@@ -58,7 +58,7 @@ def sidecar(trace):
 def pytorch_limit(trace, mode):
     """PyTorch's max reserved to compare with, in the same mode: with
     expandable segments the recorded run's where there is one, else the
-    model's."""
+    smaller of the model's and the default run's."""
     fig = sidecar(trace)
     if "expandable" not in mode:
         return fig["max_reserved"], "max_reserved"

@@ -15,9 +15,9 @@
  * still has the block open, the block is held out of the cache until every
  * open is closed, then freed at the exporter's next free, export or
  * allocation that misses its thread's cache (heap.c calls up through
- * h->ipc_release_closed, which the first hold sets) (CUDA
- * forbids the exporter to free first; the cache at least never hands out
- * memory another process may still be using).
+ * h->ipc_release_closed, set at the first hold). CUDA forbids the exporter
+ * to free first; the cache at least never hands out memory another process
+ * may still be using.
  * Importer (a process under the library): counts its open in the slot,
  * then checks the generation. The withdrawal (generation, then opens) and
  * the open (opens, then generation) are sequentially consistent, so one of
