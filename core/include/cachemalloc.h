@@ -263,7 +263,8 @@ typedef struct cm_ipc_import {
 	bool stale;
 	uint8_t segment_handle[CM_IPC_HANDLE_BYTES];
 	uint64_t offset, size;
-	struct cm_ipc_slot *slot; /* ipc.c's */
+	struct cm_ipc_file *file; /* ipc.c's */
+	struct cm_ipc_slot *slot;
 } cm_ipc_import;
 bool cm_ipc_import_begin(const uint8_t handle[CM_IPC_HANDLE_BYTES], cm_ipc_import *imp);
 uintptr_t cm_ipc_import_end(cm_ipc_import *imp, uintptr_t segment_base);

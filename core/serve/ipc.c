@@ -15,7 +15,8 @@
  * still has the block open, the block is held out of the cache until every
  * open is closed, then freed at the exporter's next free, export or
  * allocation that misses its thread's cache (heap.c calls up through
- * h->ipc_release_closed, set at the first hold). CUDA forbids the exporter
+ * h->ipc_release_closed, set at the first hold; an allocation looks only
+ * when the registry's count of closes moved). CUDA forbids the exporter
  * to free first; the cache at least never hands out memory another process
  * may still be using.
  * Importer (a process under the library): counts its open in the slot,
@@ -69,7 +70,10 @@ typedef struct cm_ipc_slot {
 
 typedef struct cm_ipc_file {
 	uint64_t magic;
-	uint32_t nslots, pad;
+	uint32_t nslots;
+	_Atomic uint32_t closes; /* importers' closes, after their uncount: what the
+				  * exporter's allocations watch (0 from an older
+				  * importer, which then never wakes them) */
 	cm_ipc_slot slots[CM_IPC_SLOTS];
 } cm_ipc_file;
 
@@ -94,6 +98,7 @@ typedef struct cm_ipc_shared {
 typedef struct cm_ipc_open {
 	uintptr_t ptr, base;
 	size_t size;
+	cm_ipc_file *file; /* the exporter's registry */
 	cm_ipc_slot *slot;
 	uint32_t count;
 } cm_ipc_open;
@@ -108,6 +113,11 @@ typedef struct cm_ipc_peer {
 _Atomic unsigned cm_ipc_exports;
 static _Atomic size_t cm_ipc_nimported; /* cm_ipc.nopens, read without the lock */
 static _Atomic size_t cm_ipc_nheld;     /* exports held, read without the lock */
+/* This process's registry and its maker, for the allocations' look
+ * without the lock (cm_ipc_release_after_close), and the closes it saw. */
+static _Atomic(cm_ipc_file *) cm_ipc_mine;
+static _Atomic int cm_ipc_mine_pid;
+static _Atomic uint32_t cm_ipc_closes_seen;
 
 /* Exports per hash of their address: a free whose count is 0 is of no
  * shared block and takes no lock (a counting filter; its counts go back
@@ -193,6 +203,8 @@ static cm_ipc_file *cm_ipc_registry(void)
 		atexit(cm_ipc_at_exit);
 	cm_ipc.file = f;
 	cm_ipc.pid = pid;
+	atomic_store(&cm_ipc_mine_pid, pid);
+	atomic_store_explicit(&cm_ipc_mine, f, memory_order_release);
 	cm_ipc.start = start;
 	memcpy(cm_ipc.path, path, sizeof(path));
 	cm_ipc.nexports = 0; /* a parent's, before a fork */
@@ -318,6 +330,22 @@ static void cm_ipc_release_closed(cm_heap *h)
 	} while (n == 32);
 }
 
+/* heap.c's slow path, through h->ipc_release_closed: h's held blocks are
+ * looked at (under the lock, dead importers reaped) only once an importer
+ * closed something since the last look; else one load of the registry.
+ * One look per close for the process: with several heaps, the others'
+ * held blocks wait for their next free or export. */
+static void cm_ipc_release_after_close(cm_heap *h)
+{
+	cm_ipc_file *f = atomic_load_explicit(&cm_ipc_mine, memory_order_acquire);
+	uint32_t closes = f ? atomic_load(&f->closes) : 0;
+	if (!f || closes == atomic_load_explicit(&cm_ipc_closes_seen, memory_order_relaxed) ||
+	    atomic_load(&cm_ipc_mine_pid) != getpid()) /* a fork child's: its parent's */
+		return;
+	atomic_store_explicit(&cm_ipc_closes_seen, closes, memory_order_relaxed);
+	cm_ipc_release_closed(h);
+}
+
 cm_status cm_ipc_export(cm_heap *h, uintptr_t p, const uint8_t segment_handle[CM_IPC_HANDLE_BYTES],
 			uintptr_t segment, uint8_t token[CM_IPC_HANDLE_BYTES])
 {
@@ -377,7 +405,8 @@ static cm_status cm_ipc_withdraw(cm_heap *h, uintptr_t p)
 	}
 	e->held = true;
 	atomic_fetch_add(&cm_ipc_nheld, 1);
-	atomic_store_explicit(&h->ipc_release_closed, cm_ipc_release_closed, memory_order_release);
+	atomic_store_explicit(&h->ipc_release_closed, cm_ipc_release_after_close,
+			      memory_order_release);
 	return CM_OK;
 }
 
@@ -450,6 +479,7 @@ bool cm_ipc_import_begin(const uint8_t handle[CM_IPC_HANDLE_BYTES], cm_ipc_impor
 	memcpy(imp->segment_handle, s->handle, CM_IPC_HANDLE_BYTES);
 	imp->offset = s->offset;
 	imp->size = s->size;
+	imp->file = f;
 	imp->slot = s;
 	imp->stale = false;
 	return true;
@@ -477,7 +507,8 @@ uintptr_t cm_ipc_import_end(cm_ipc_import *imp, uintptr_t segment_base)
 	} else if (ptr && cm_ipc_room((void **)&cm_ipc.opens, cm_ipc.nopens, &cm_ipc.cap_opens,
 				      sizeof(cm_ipc_open))) {
 		cm_ipc.opens[cm_ipc.nopens++] = (cm_ipc_open){ .ptr = ptr, .base = segment_base,
-							       .size = imp->size, .slot = s, .count = 1 };
+							       .size = imp->size, .file = imp->file,
+							       .slot = s, .count = 1 };
 		atomic_store(&cm_ipc_nimported, cm_ipc.nopens);
 	} else {
 		ptr = 0;
@@ -495,6 +526,7 @@ bool cm_ipc_close(uintptr_t p, uintptr_t *segment_base)
 	pthread_mutex_lock(&cm_ipc_lock);
 	cm_ipc_open *o = cm_ipc_open_at(p);
 	cm_ipc_slot *s = o ? o->slot : NULL;
+	cm_ipc_file *f = o ? o->file : NULL;
 	if (o) {
 		*segment_base = o->base;
 		if (--o->count == 0)
@@ -503,8 +535,10 @@ bool cm_ipc_close(uintptr_t p, uintptr_t *segment_base)
 		cm_ipc_importer_count(s, -1);
 	}
 	pthread_mutex_unlock(&cm_ipc_lock);
-	if (s)
+	if (s) {
 		atomic_fetch_sub(&s->opens, 1);
+		atomic_fetch_add(&f->closes, 1); /* after: the exporter's look finds it closed */
+	}
 	return s != NULL;
 }
 
