@@ -102,12 +102,8 @@ class Pool:
         return b
 
     def alloc(self, size):
-        b = self.best_fit(size)
-        if b:
-            self.remove(b)
-        else:
-            b = self.grow(size)
-            self.remove(b)
+        b = self.best_fit(size) or self.grow(size)
+        self.remove(b)
         if b.size - size >= 512:
             rest = Block(b.addr + size, b.size - size, mapped=True)
             self.link_before(rest, b.next)
