@@ -742,7 +742,7 @@ static const cm_option cm_options[] = {
 	  "auto, or an integer number of MiB, 0 or more",
 	  "new memory taken while freed blocks still await their proof, before "
 	  "the cache orders them for reuse (or waits for them); per device, and "
-	  "for pinned host memory; auto: 1/16 of the device memory the program "
+	  "for pinned host memory; auto: 1/4 of the device memory the program "
 	  "holds, at least 4 and at most 256 MiB (pinned: 256); 0: at once; "
 	  "none while the device is short of memory",
 	  cm_set_max_pending },

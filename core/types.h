@@ -73,7 +73,7 @@ void cm_assert_fail(const char *what, const char *file, int line) __attribute__(
 #define CM_FENCE_MAX_NB 8 /* above this many non-blocking streams, prefer collects */
 #define CM_COLLECT_BATCH_DIV 8 /* a collect starts at max_pending/8 awaiting (fence.c) */
 #define CM_SKIP_LIMIT 4   /* candidates examined before taking fresh memory */
-#define CM_PENDING_SHARE 16         /* pending at most 1/16 of the allocated bytes (fence.c) */
+#define CM_PENDING_SHARE 4          /* pending at most 1/4 of the allocated bytes (fence.c) */
 #define CM_PENDING_FLOOR (4 * CM_MiB) /* ...or this, whichever is larger */
 #define CM_HEADROOM_DIV 512 /* a device keeps 1/512 of its memory free (heap.c) */
 

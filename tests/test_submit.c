@@ -284,6 +284,39 @@ static void test_pending_bounded_before_ordering(void **state)
 	fixture_close(&f);
 }
 
+/* max_pending_mb:auto is a quarter of what the program holds: with 64 MiB
+ * live, 1 MiB blocks freed behind a busy stream await their order up to
+ * 16 MiB (1/16, the bound before, kept them at 4 MiB and made four times
+ * the covers), never past it, and what the cache holds stays within the
+ * live memory, the bound and a segment. */
+static void test_pending_bound_scales_with_allocated(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 64 * GiB, NULL);
+	cm_heap_track_submissions(f.heap);
+	cm_stream busy = fixture_stream(&f, true);
+	fixture_stream(&f, true);
+	const size_t live = 64 << 20, size = 1 << 20;
+	uintptr_t held = fixture_malloc(&f, live);
+	sim_gate *g = submit_gate(&f, busy);
+	for (int i = 0; i < 200; i++) {
+		uintptr_t p = fixture_malloc(&f, size);
+		submit_memset(&f, p, 1, size, busy);
+		fixture_free(&f, p);
+		cm_stats st = fixture_stats(&f);
+		assert_true(st.pending_bytes <= st.allocated_bytes / 4);
+	}
+	cm_stats st = fixture_stats(&f);
+	assert_true(st.peak_pending_bytes > live / 8);
+	assert_true(st.fences >= 200 / 17 && st.fences <= 200 / 10);
+	assert_true(st.peak_reserved_bytes <= live + live / 4 + 2 * CM_SMALL_SEGMENT);
+	assert_int_equal(st.host_syncs + st.pending_waits, 0);
+	sim_gate_open(g);
+	fixture_free(&f, held);
+	fixture_close(&f);
+}
+
 /* Submissions seen: a block awaiting its proof comes back through the
  * completion of a collect (events on legacy and on the streams that ran,
  * polled by later allocations), without any order between the streams;
@@ -686,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_none_races),
 		cmocka_unit_test(test_pending_memory_bounded),
 		cmocka_unit_test(test_pending_bounded_before_ordering),
+		cmocka_unit_test(test_pending_bound_scales_with_allocated),
 		cmocka_unit_test(test_pending_zero_orders_at_once),
 		cmocka_unit_test(test_pending_proven_by_collect),
 		cmocka_unit_test(test_reaped_zombies_leave_device_quiet),
