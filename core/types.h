@@ -291,6 +291,9 @@ struct cm_heap {
 	/* Set by serve/ipc.c, above heap.c, once it holds a freed block for
 	 * another process: frees those whose opens all closed. */
 	_Atomic(void (*)(cm_heap *)) ipc_release_closed;
+	/* Set by serve/ipc.c at the heap's first export: withdraws its exports
+	 * when the heap is destroyed, so that none outlives it. */
+	_Atomic(void (*)(cm_heap *)) ipc_forget;
 };
 
 /* Zeroed memory of whole cache lines, 64-byte aligned: what one thread

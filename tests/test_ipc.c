@@ -194,12 +194,40 @@ static void test_closed_block_serves_the_next_miss(void **state)
 	fixture_close(&f);
 }
 
+/* A heap destroyed with blocks exported, one of them open elsewhere: its
+ * tokens no longer open, no free is watched any more, and a later heap
+ * (at the same address when the C library hands it back) frees its own
+ * blocks: no export outlives its heap. */
+static void test_destroyed_heap_forgets_its_exports(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 256 * MiB, NULL);
+	uintptr_t a = fixture_malloc(&f, 4096), b = fixture_malloc(&f, 4096);
+	uint8_t ta[CM_IPC_HANDLE_BYTES], tb[CM_IPC_HANDLE_BYTES];
+	token_of(f.heap, a, a, ta);
+	token_of(f.heap, b, a, tb);
+	uintptr_t opened = open_token(ta, NULL), base;
+	ipc_free(&f, a); /* held: open */
+	fixture_close(&f);
+	assert_false(cm_ipc_watching());
+	assert_int_equal(open_token(tb, NULL), 0); /* stale */
+
+	fixture_open(&f, 256 * MiB, NULL);
+	uintptr_t again = fixture_malloc(&f, 4096);
+	ipc_free(&f, again); /* not held, nor refused as a second free */
+	assert_false(live(f.heap, again));
+	assert_true(cm_ipc_close(opened, &base));
+	fixture_close(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_token_open_hold_close),
 		cmocka_unit_test(test_open_races_free),
 		cmocka_unit_test(test_closed_block_serves_the_next_miss),
+		cmocka_unit_test(test_destroyed_heap_forgets_its_exports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -111,6 +111,9 @@ void cm_heap_destroy(cm_heap *h)
 {
 	if (!h)
 		return;
+	void (*ipc_forget)(cm_heap *) = atomic_load_explicit(&h->ipc_forget, memory_order_acquire);
+	if (ipc_forget)
+		ipc_forget(h); /* no token of its blocks opens, no free of a later heap is held */
 	cm_share_heap_fini(h); /* its listeners first: they use the devices */
 	cm_tc_heap_fini(h);
 	cm_host_destroy(h);

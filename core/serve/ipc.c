@@ -16,7 +16,8 @@
  * open is closed, then freed at the exporter's next free, export or
  * allocation that misses its thread's cache (heap.c calls up through
  * h->ipc_release_closed, set at the first hold; an allocation looks only
- * when the registry's count of closes moved). CUDA forbids the exporter
+ * when the registry's count of closes moved). A destroyed heap's exports
+ * are withdrawn and dropped (h->ipc_forget, set at its first export). CUDA forbids the exporter
  * to free first; the cache at least never hands out memory another process
  * may still be using.
  * Importer (a process under the library): counts its open in the slot,
@@ -346,6 +347,23 @@ static void cm_ipc_release_after_close(cm_heap *h)
 	cm_ipc_release_closed(h);
 }
 
+/* cm_heap_destroy's, through h->ipc_forget: h's exports withdrawn (no
+ * open succeeds after) and dropped, held or not: its memory goes with it,
+ * and a later heap at the same address must not find them. */
+static void cm_ipc_forget(cm_heap *h)
+{
+	pthread_mutex_lock(&cm_ipc_lock);
+	for (size_t i = cm_ipc.nexports; cm_ipc.file && cm_ipc.pid == getpid() && i-- > 0;) {
+		if (cm_ipc.exports[i].heap != h)
+			continue;
+		cm_ipc_slot *s = &cm_ipc.file->slots[cm_ipc.exports[i].slot];
+		if (!cm_ipc.exports[i].held)
+			atomic_fetch_add(&s->gen, 1); /* even: withdrawn */
+		cm_ipc_drop_export(i);
+	}
+	pthread_mutex_unlock(&cm_ipc_lock);
+}
+
 cm_status cm_ipc_export(cm_heap *h, uintptr_t p, const uint8_t segment_handle[CM_IPC_HANDLE_BYTES],
 			uintptr_t segment, uint8_t token[CM_IPC_HANDLE_BYTES])
 {
@@ -376,6 +394,7 @@ cm_status cm_ipc_export(cm_heap *h, uintptr_t p, const uint8_t segment_handle[CM
 		at = (ptrdiff_t)cm_ipc.nexports++;
 		cm_ipc.exports[at] = (cm_ipc_shared){ .heap = h, .addr = info.base, .slot = slot };
 		atomic_fetch_add_explicit(&cm_ipc_exports, 1, memory_order_relaxed);
+		atomic_store_explicit(&h->ipc_forget, cm_ipc_forget, memory_order_release);
 	}
 	if (st == CM_OK)
 		cm_ipc_token_of(&cm_ipc.exports[at], token);
