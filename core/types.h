@@ -291,6 +291,7 @@ struct cm_heap {
 	/* Set by serve/ipc.c, above heap.c, once it holds a freed block for
 	 * another process: frees those whose opens all closed. */
 	_Atomic(void (*)(cm_heap *)) ipc_release_closed;
+	_Atomic uint32_t ipc_closes_seen; /* the registry's count of closes at its last look */
 	/* Set by serve/ipc.c at the heap's first export: withdraws its exports
 	 * when the heap is destroyed, so that none outlives it. */
 	_Atomic(void (*)(cm_heap *)) ipc_forget;

@@ -20,6 +20,14 @@ static void token_of(cm_heap *h, uintptr_t p, uintptr_t segment, uint8_t token[C
 	assert_int_equal(cm_ipc_export(h, p, handle_of_segment, segment, token), CM_OK);
 }
 
+/* Opens token here, its segment mapped at base; the block's pointer. */
+static uintptr_t open_token_at(const uint8_t token[CM_IPC_HANDLE_BYTES], uintptr_t base)
+{
+	cm_ipc_import imp;
+	assert_true(cm_ipc_import_begin(token, &imp));
+	return imp.stale ? 0 : cm_ipc_import_end(&imp, base);
+}
+
 /* Opens token here; the block's pointer (segments map at SEGMENT_BASE). */
 static uintptr_t open_token(const uint8_t token[CM_IPC_HANDLE_BYTES], uint64_t *size)
 {
@@ -194,6 +202,39 @@ static void test_closed_block_serves_the_next_miss(void **state)
 	fixture_close(&f);
 }
 
+/* Two heaps each hold a block open elsewhere; after both closes, each
+ * heap's next miss frees its own held block, which the next allocation of
+ * its size gets back: a close is seen by every heap, not only by the
+ * first that looks. */
+static void test_each_heap_sees_the_closes(void **state)
+{
+	(void)state;
+	fixture f[2];
+	uintptr_t block[2], opened[2], base;
+	for (int i = 0; i < 2; i++) {
+		uint8_t t[CM_IPC_HANDLE_BYTES];
+		fixture_open(&f[i], 256 * MiB, NULL);
+		block[i] = fixture_malloc(&f[i], 4096);
+		token_of(f[i].heap, block[i], block[i], t);
+		opened[i] = open_token_at(t, SEGMENT_BASE + (uintptr_t)i * GiB); /* two segments */
+		ipc_free(&f[i], block[i]);
+		assert_true(live(f[i].heap, block[i])); /* held */
+	}
+	for (int i = 0; i < 2; i++)
+		assert_true(cm_ipc_close(opened[i], &base));
+	for (int i = 0; i < 2; i++) {
+		uintptr_t p = 0;
+		assert_int_equal(cm_malloc(f[i].heap, 0, 4 << 20, &p), CM_OK); /* a miss, another pool */
+		uintptr_t again = fixture_malloc(&f[i], 4096);
+		assert_int_equal(again, block[i]); /* the held block, back in the cache */
+		ipc_free(&f[i], again);
+		ipc_free(&f[i], p);
+	}
+	assert_false(cm_ipc_watching());
+	for (int i = 0; i < 2; i++)
+		fixture_close(&f[i]);
+}
+
 /* A heap destroyed with blocks exported, one of them open elsewhere: its
  * tokens no longer open, no free is watched any more, and a later heap
  * (at the same address when the C library hands it back) frees its own
@@ -227,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_token_open_hold_close),
 		cmocka_unit_test(test_open_races_free),
 		cmocka_unit_test(test_closed_block_serves_the_next_miss),
+		cmocka_unit_test(test_each_heap_sees_the_closes),
 		cmocka_unit_test(test_destroyed_heap_forgets_its_exports),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,10 +115,9 @@ _Atomic unsigned cm_ipc_exports;
 static _Atomic size_t cm_ipc_nimported; /* cm_ipc.nopens, read without the lock */
 static _Atomic size_t cm_ipc_nheld;     /* exports held, read without the lock */
 /* This process's registry and its maker, for the allocations' look
- * without the lock (cm_ipc_release_after_close), and the closes it saw. */
+ * without the lock (cm_ipc_release_after_close). */
 static _Atomic(cm_ipc_file *) cm_ipc_mine;
 static _Atomic int cm_ipc_mine_pid;
-static _Atomic uint32_t cm_ipc_closes_seen;
 
 /* Exports per hash of their address: a free whose count is 0 is of no
  * shared block and takes no lock (a counting filter; its counts go back
@@ -333,17 +332,15 @@ static void cm_ipc_release_closed(cm_heap *h)
 
 /* heap.c's slow path, through h->ipc_release_closed: h's held blocks are
  * looked at (under the lock, dead importers reaped) only once an importer
- * closed something since the last look; else one load of the registry.
- * One look per close for the process: with several heaps, the others'
- * held blocks wait for their next free or export. */
+ * closed something since h's last look; else one load of the registry. */
 static void cm_ipc_release_after_close(cm_heap *h)
 {
 	cm_ipc_file *f = atomic_load_explicit(&cm_ipc_mine, memory_order_acquire);
 	uint32_t closes = f ? atomic_load(&f->closes) : 0;
-	if (!f || closes == atomic_load_explicit(&cm_ipc_closes_seen, memory_order_relaxed) ||
+	if (!f || closes == atomic_load_explicit(&h->ipc_closes_seen, memory_order_relaxed) ||
 	    atomic_load(&cm_ipc_mine_pid) != getpid()) /* a fork child's: its parent's */
 		return;
-	atomic_store_explicit(&cm_ipc_closes_seen, closes, memory_order_relaxed);
+	atomic_store_explicit(&h->ipc_closes_seen, closes, memory_order_relaxed);
 	cm_ipc_release_closed(h);
 }
 
