@@ -17,9 +17,9 @@
  * allocation that misses its thread's cache (heap.c calls up through
  * h->ipc_release_closed, set at the first hold; an allocation looks only
  * when the registry's count of closes moved). A destroyed heap's exports
- * are withdrawn and dropped (h->ipc_forget, set at its first export). CUDA forbids the exporter
- * to free first; the cache at least never hands out memory another process
- * may still be using.
+ * are withdrawn and dropped (h->ipc_forget, set at its first export).
+ * CUDA forbids the exporter to free first; the cache at least never hands
+ * out memory another process may still be using.
  * Importer (a process under the library): counts its open in the slot,
  * then checks the generation. The withdrawal (generation, then opens) and
  * the open (opens, then generation) are sequentially consistent, so one of
