@@ -242,6 +242,17 @@ static void test_none_races(void **state)
 	fixture_close(&f);
 }
 
+/* A 64 GiB device, submissions seen, two non-blocking streams, the first
+ * (*busy) held busy by the gate returned. */
+static sim_gate *open_one_busy(fixture *f, cm_stream *busy)
+{
+	fixture_open(f, 64 * GiB, NULL);
+	cm_heap_track_submissions(f->heap);
+	*busy = fixture_stream(f, true);
+	fixture_stream(f, true);
+	return submit_gate(f, *busy);
+}
+
 /* Submissions seen, two non-blocking streams, one held busy: each block
  * freed after work on it awaits its order, so the next allocations take
  * new memory instead of ordering the streams, until the blocks awaiting
@@ -253,11 +264,8 @@ static void test_pending_bounded_before_ordering(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 64 * GiB, NULL);
-	cm_heap_track_submissions(f.heap);
-	cm_stream busy = fixture_stream(&f, true);
-	fixture_stream(&f, true);
-	sim_gate *g = submit_gate(&f, busy);
+	cm_stream busy;
+	sim_gate *g = open_one_busy(&f, &busy);
 	const size_t size = 1 << 20;
 	const int n = 400;
 	uintptr_t first = 0;
@@ -293,13 +301,10 @@ static void test_pending_bound_scales_with_allocated(void **state)
 {
 	(void)state;
 	fixture f;
-	fixture_open(&f, 64 * GiB, NULL);
-	cm_heap_track_submissions(f.heap);
-	cm_stream busy = fixture_stream(&f, true);
-	fixture_stream(&f, true);
+	cm_stream busy;
+	sim_gate *g = open_one_busy(&f, &busy);
 	const size_t live = 64 << 20, size = 1 << 20;
 	uintptr_t held = fixture_malloc(&f, live);
-	sim_gate *g = submit_gate(&f, busy);
 	for (int i = 0; i < 200; i++) {
 		uintptr_t p = fixture_malloc(&f, size);
 		submit_memset(&f, p, 1, size, busy);
