@@ -32,7 +32,12 @@
 	X(stream_synchronize, (void *c, int d, cm_stream s), (c, d, s))                      \
 	X(stream_is_capturing, (void *c, int d, cm_stream s, bool *o), (c, d, s, o))         \
 	X(stream_flags, (void *c, int d, cm_stream s, bool *o), (c, d, s, o))                \
-	X(device_synchronize, (void *c, int d), (c, d))
+	X(device_synchronize, (void *c, int d), (c, d))                                      \
+	X(vmm_create, (void *c, int d, size_t n, cm_mem_handle *o), (c, d, n, o))             \
+	X(vmm_destroy, (void *c, int d, cm_mem_handle h), (c, d, h))                         \
+	X(vmm_map, (void *c, int d, uintptr_t va, size_t n, cm_mem_handle h), (c, d, va, n, h)) \
+	X(vmm_unmap, (void *c, int d, uintptr_t va, size_t n), (c, d, va, n))                \
+	X(vmm_set_access, (void *c, int d, uintptr_t va, size_t n), (c, d, va, n))
 
 typedef struct bt_counter {
 	const char *name;
@@ -94,7 +99,10 @@ static void bt_report_at_exit(void)
 void cm_backend_timer_wrap(cm_backend *be)
 {
 	bt_real = *be;
-#define BT_SET(fn, params, args) be->fn = bt_##fn;
+/* An operation the backend lacks stays absent (no VMM: no expandable segments). */
+#define BT_SET(fn, params, args) \
+	if (be->fn)              \
+		be->fn = bt_##fn;
 	BT_OPS(BT_SET)
 	atexit(bt_report_at_exit);
 }

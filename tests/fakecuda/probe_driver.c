@@ -419,6 +419,20 @@ static void probe_vmm(void)
 	cuMemcpyDtoH(host, va + gran - sizeof(host), sizeof(host));
 	yes("vmm.readback", host[0] == 0x42 && host[sizeof(host) - 1] == 0x42);
 	code("vmm.unmap", cuMemUnmap(va, gran));
+	/* One unmap over the mappings of two handles side by side (accepted;
+	 * it costs what one unmap per chunk does: scripts/gpu/probe_vmm_costs.c,
+	 * so core/mem/expandable.c unmaps chunk by chunk). */
+	CUmemGenericAllocationHandle h1 = 0;
+	code("vmm.create.second", cuMemCreate(&h1, gran, &prop, 0));
+	cuMemMap(va, gran, 0, h, 0);
+	cuMemMap(va + gran, gran, 0, h1, 0);
+	CUresult span = cuMemUnmap(va, 2 * gran);
+	code("vmm.unmap.span-two-handles", span);
+	if (span != CUDA_SUCCESS) {
+		cuMemUnmap(va, gran);
+		cuMemUnmap(va + gran, gran);
+	}
+	code("vmm.release.second", cuMemRelease(h1));
 	code("vmm.release", cuMemRelease(h));
 	code("vmm.address-free", cuMemAddressFree(va, 2 * gran));
 }
