@@ -247,6 +247,65 @@ static void test_ladder_stitches(void **state)
 	fixture_close(&f);
 }
 
+/* One step of a pattern that stitches at every step where stitching is
+ * free to (a conveyor): p and q of 4 MiB, p freed, then r of 8 MiB, which
+ * no free block holds: the range grows, with p's chunks; q and r freed. */
+static void conveyor_step(fixture *f)
+{
+	const cm_stream s = CM_STREAM_LEGACY;
+	uintptr_t p = fixture_malloc_async(f, 4 * MiB, s), q = fixture_malloc_async(f, 4 * MiB, s);
+	assert_int_equal(cm_free_async(f->heap, p, s), CM_OK);
+	uintptr_t r = fixture_malloc_async(f, 8 * MiB, s);
+	memset((void *)r, 5, 8 * MiB);
+	assert_int_equal(cm_free_async(f->heap, q, s), CM_OK);
+	assert_int_equal(cm_free_async(f->heap, r, s), CM_OK);
+}
+
+/* With room, stitching moves at most the peak reserved bytes since that
+ * peak last rose or memory was released; then the range grows once with
+ * new memory and the pattern runs with no VMM call (100 stitches in 100
+ * steps without the budget). A tight device stitches at every step. */
+static void test_stitch_budget(void **state)
+{
+	(void)state;
+	fixture f;
+	fixture_open(&f, 1024 * MiB, "expandable_segments:True");
+	uintptr_t keep = fixture_malloc_async(&f, 2 * MiB, CM_STREAM_LEGACY);
+	for (int i = 0; i < 100; i++)
+		conveyor_step(&f);
+	cm_stats st = fixture_stats(&f);
+	assert_true(st.stitches > 0);
+	assert_true(st.stitched_bytes <= st.peak_reserved_bytes + 8 * MiB);
+	assert_true(st.stitch_budget_growths > 0);
+	assert_true(st.peak_reserved_bytes <= 32 * MiB);
+	uint64_t maps = st.vmm_maps;
+	for (int i = 0; i < 50; i++)
+		conveyor_step(&f);
+	assert_int_equal(fixture_stats(&f).vmm_maps, maps); /* steady: no VMM call */
+	/* A release renews the budget. */
+	assert_int_equal(cm_free_async(f.heap, keep, CM_STREAM_LEGACY), CM_OK);
+	assert_true(cm_release_cached(f.heap, 0) > 0);
+	keep = fixture_malloc_async(&f, 2 * MiB, CM_STREAM_LEGACY);
+	uint64_t stitches = fixture_stats(&f).stitches;
+	for (int i = 0; i < 4; i++)
+		conveyor_step(&f);
+	assert_true(fixture_stats(&f).stitches > stitches);
+	assert_int_equal(cm_free_async(f.heap, keep, CM_STREAM_LEGACY), CM_OK);
+	fixture_check(&f);
+	fixture_close(&f);
+
+	/* Tight: the pattern needs more than three quarters of the device. */
+	fixture_open(&f, 16 * MiB, "expandable_segments:True");
+	for (int i = 0; i < 100; i++)
+		conveyor_step(&f);
+	st = fixture_stats(&f);
+	assert_true(st.stitches >= 99);
+	assert_int_equal(st.stitch_budget_growths, 0);
+	assert_int_equal(st.oom_count, 0);
+	fixture_check(&f);
+	fixture_close(&f);
+}
+
 /* Issue 14: a request larger than the device, or than its free memory and
  * the idle cache together, fails at once: no ladder, nothing created,
  * mapped or released (the cache keeps what it holds). In both modes:
@@ -358,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_stitch_waits_for_stream),
 		cmocka_unit_test(test_ladder_stitches),
 		cmocka_unit_test(test_stitch_waits_for_cudafree_work),
+		cmocka_unit_test(test_stitch_budget),
 		{"test_hopeless_at_once_plain", test_hopeless_at_once, NULL, NULL, NULL},
 		{"test_hopeless_at_once_expandable", test_hopeless_at_once, NULL, NULL,
 		 (void *)"expandable_segments:True"},

@@ -218,22 +218,27 @@ static size_t cm_exp_trim(cm_device *d, cm_segment *seg)
 	return cm_exp_trim_tail(d, seg, true);
 }
 
-/* Whether n chunks can be had at all: the device's free memory, the kept
- * chunks and the whole complete chunks stitching could move. Asked before
- * anything is cut or mapped, so that a growth bound to fail takes nothing
- * (the walk over the free blocks only when new memory alone is short). */
-static bool cm_exp_can_get(cm_device *d, size_t chunk, size_t n)
+/* How n chunks can be had: from new memory alone, only with stitching
+ * (the kept chunks and the whole complete chunks it could move), or not
+ * at all. Asked before anything is cut or mapped, so that a growth bound
+ * to fail takes nothing (the walk over the free blocks only when new
+ * memory alone is short). */
+typedef enum { CM_EXP_NONE, CM_EXP_STITCHED, CM_EXP_NEW } cm_exp_source;
+
+static cm_exp_source cm_exp_source_of(cm_device *d, size_t chunk, size_t n)
 {
 	const cm_backend *be = d->heap->be;
 	size_t free_bytes = 0, total = 0;
 	if (be->mem_get_info(be->ctx, d->index, &free_bytes, &total) != CM_OK)
-		return true; /* unknown: let the driver say */
+		return CM_EXP_NEW; /* unknown: let the driver say */
 	if (n <= free_bytes / chunk)
-		return true;
+		return CM_EXP_NEW;
 	cm_stitch_view v;
 	cm_stitch_view_of(d, &v);
 	/* pending: a poll may find it complete (stitch.c asks each block) */
-	return n - free_bytes / chunk <= (v.complete + v.pending + v.free_chunks) / chunk;
+	return n - free_bytes / chunk <= (v.complete + v.pending + v.free_chunks) / chunk
+		       ? CM_EXP_STITCHED
+		       : CM_EXP_NONE;
 }
 
 /* Step 3 with expandable segments: a FREE block of at least size bytes at
@@ -259,9 +264,16 @@ cm_block *cm_exp_grow(cm_device *d, cm_pool *pool, size_t size, bool use_last)
 			n = (size + chunk - 1) / chunk;
 		}
 	}
-	if (!cm_exp_can_get(d, chunk, n))
+	cm_exp_source src = cm_exp_source_of(d, chunk, n);
+	if (src == CM_EXP_NONE)
 		return NULL;
-	cm_exp_gather(d, seg, n);
+	/* Stitching trades host time for memory: within its budget, where
+	 * memory is tight (heap.c: past three quarters of what the process can
+	 * have), or where new memory alone cannot serve (stitch.c). */
+	if (src == CM_EXP_STITCHED || d->large_exact || cm_stitch_within_budget(d))
+		cm_exp_gather(d, seg, n);
+	else
+		d->stats.stitch_budget_growths++;
 	if (!seg) {
 		b = cm_exp_create(d, pool, n) ? pool->expandable->first : NULL;
 	} else if (cm_exp_map_tail(d, seg, n)) {

@@ -49,6 +49,7 @@ cm_stitch_cut *cm_stitch_choose(cm_device *d, cm_segment *growing, size_t want, 
 bool cm_stitch_take(cm_device *d, size_t chunk, cm_mem_handle *out);
 void cm_stitch_keep(cm_device *d, size_t chunk, cm_mem_handle h);
 size_t cm_stitch_release(cm_device *d);
+bool cm_stitch_within_budget(cm_device *d);
 typedef struct cm_stitch_view {
 	size_t free_chunks;  /* bytes kept unmapped for stitching */
 	size_t complete;     /* bytes of whole free chunks that could be stitched now */

@@ -9,7 +9,8 @@
  * 1. Only when a range must grow (cm_exp_grow: no cached block fits), the
  *    chunks it needs are gathered first from whole chunks inside free
  *    blocks of every expandable range (middle blocks, and the free tail of
- *    other ranges), smallest blocks first.
+ *    other ranges), smallest blocks first; while memory has room, within
+ *    a budget of moved bytes (cm_stitch_within_budget).
  * 2. A chunk is taken only when its block's tag is complete
  *    (cm_tag_poll_complete): unmapping does not wait for the device, so
  *    nothing is remapped while a stream may still use it. The fence
@@ -79,6 +80,28 @@ size_t cm_stitch_release(cm_device *d)
 	CM_LEVEL(&d->stats, stitch_free_bytes, -(int64_t)bytes);
 	d->stats.released_bytes += bytes;
 	return bytes;
+}
+
+/* Whether stitching may still move chunks while memory has room. Each
+ * moved chunk costs an unmap, a map and its access (48 us for 2 MiB on an
+ * H100: docs/gpu-results.md), and a program whose pattern repeats would
+ * pay it at every step: chunks moved where one step needs them are cut
+ * out of the next step's free blocks, so that step grows again while the
+ * footprint stays flat. So since the peak reserved last rose, or memory
+ * was last released, stitching moves at most the peak reserved bytes;
+ * then a growth takes new memory, as without stitching, and the pattern
+ * settles. A tight device (d->large_exact) or a growth new memory cannot
+ * serve stitches whatever the budget. */
+bool cm_stitch_within_budget(cm_device *d)
+{
+	const cm_stats *st = &d->stats;
+	if (st->released_bytes != d->stitch_budget_released ||
+	    st->peak_reserved_bytes != d->stitch_budget_peak) {
+		d->stitch_budget_released = st->released_bytes;
+		d->stitch_budget_peak = st->peak_reserved_bytes;
+		d->stitch_budget_from = st->stitched_bytes;
+	}
+	return st->stitched_bytes - d->stitch_budget_from <= st->peak_reserved_bytes;
 }
 
 /* The whole chunks [*lo, *hi) of free block b that may be stitched (not
