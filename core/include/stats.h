@@ -43,7 +43,7 @@
 	X(stitches, "expandable segments: growths that mapped stitched chunks") \
 	X(stitched_bytes, "bytes mapped from kept chunks instead of new memory") \
 	X(stitch_unmaps, "chunks unmapped from free blocks to be stitched")     \
-	X(stitch_budget_growths, "growths with room that took new memory: stitching's budget spent") \
+	X(stitch_budget_growths, "growths with room made without stitching: its budget spent") \
 	X(ladder_stitches, "ladder: growths served by stitching after its sync") \
 	X(invalid_frees, "frees of pointers that were not live blocks")         \
 	X(release_failures, "device memory the driver did not take back (kept, retried)") \
