@@ -42,9 +42,9 @@
 		cm_mem_handle *free_chunks; \
 		size_t nfree_chunks, free_chunks_cap, free_chunk_size; \
 		/* Stitching's budget while memory has room (stitch.c): \
-		 * stats.stitched_bytes, released_bytes and peak_reserved_bytes \
-		 * when it was last renewed. */ \
-		uint64_t stitch_budget_from, stitch_budget_released, stitch_budget_peak; \
+		 * stats.stitched_bytes and peak_reserved_bytes when the peak \
+		 * last rose. */ \
+		uint64_t stitch_budget_from, stitch_budget_peak; \
 		/* Memory the driver did not take back, given back again at the next \
 		 * release (giveback.c): counted in reserved_bytes and \
 		 * unreleased_bytes. */ \

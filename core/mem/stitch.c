@@ -87,17 +87,15 @@ size_t cm_stitch_release(cm_device *d)
  * H100: docs/gpu-results.md), and a program whose pattern repeats would
  * pay it at every step: chunks moved where one step needs them are cut
  * out of the next step's free blocks, so that step grows again while the
- * footprint stays flat. So since the peak reserved last rose, or memory
- * was last released, stitching moves at most the peak reserved bytes;
- * then a growth takes new memory, as without stitching, and the pattern
- * settles. A tight device (d->large_exact) or a growth new memory cannot
- * serve stitches whatever the budget. */
+ * footprint stays flat. So since the peak reserved last rose, stitching
+ * moves at most the peak reserved bytes; then a growth takes new memory,
+ * as without stitching, and the pattern settles. A tight device
+ * (d->large_exact) or a growth new memory cannot serve stitches whatever
+ * the budget. */
 bool cm_stitch_within_budget(cm_device *d)
 {
 	const cm_stats *st = &d->stats;
-	if (st->released_bytes != d->stitch_budget_released ||
-	    st->peak_reserved_bytes != d->stitch_budget_peak) {
-		d->stitch_budget_released = st->released_bytes;
+	if (st->peak_reserved_bytes != d->stitch_budget_peak) {
 		d->stitch_budget_peak = st->peak_reserved_bytes;
 		d->stitch_budget_from = st->stitched_bytes;
 	}
