@@ -298,6 +298,31 @@ static void test_stitch_budget(void **state)
 	fixture_close(&f);
 }
 
+/* While the footprint still grows (a 2 MiB block kept every tenth step)
+ * the budget renews at each new peak, so the conveyor keeps stitching
+ * (104 stitches in 180 steps, peak reserved 54 MiB; without the renewal
+ * 19 stitches and 58 MiB). */
+static void test_stitch_budget_renews(void **state)
+{
+	(void)state;
+	fixture f;
+	uintptr_t keep[20];
+	fixture_open(&f, 4096 * MiB, "expandable_segments:True");
+	for (int i = 0; i < 200; i++) {
+		if (i % 10 == 0)
+			keep[i / 10] = fixture_malloc_async(&f, 2 * MiB, CM_STREAM_LEGACY);
+		else
+			conveyor_step(&f);
+	}
+	cm_stats st = fixture_stats(&f);
+	assert_true(st.stitches > 50);
+	assert_true(st.stitch_budget_growths > 0);
+	for (int i = 0; i < 20; i++)
+		assert_int_equal(cm_free_async(f.heap, keep[i], CM_STREAM_LEGACY), CM_OK);
+	fixture_check(&f);
+	fixture_close(&f);
+}
+
 /* Issue 14: a request larger than the device, or than its free memory and
  * the idle cache together, fails at once: no ladder, nothing created,
  * mapped or released (the cache keeps what it holds). In both modes:
@@ -410,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_ladder_stitches),
 		cmocka_unit_test(test_stitch_waits_for_cudafree_work),
 		cmocka_unit_test(test_stitch_budget),
+		cmocka_unit_test(test_stitch_budget_renews),
 		{"test_hopeless_at_once_plain", test_hopeless_at_once, NULL, NULL, NULL},
 		{"test_hopeless_at_once_expandable", test_hopeless_at_once, NULL, NULL,
 		 (void *)"expandable_segments:True"},
