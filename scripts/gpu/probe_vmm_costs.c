@@ -13,9 +13,8 @@
  * exit status 0 unless CUDA itself failed.
  */
 #include <cuda.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
+
+#include "bench_common.h" /* now_ns, median */
 
 #define CHUNKS 8
 #define ROUNDS 200
@@ -28,25 +27,6 @@
 			exit(1);                                                      \
 		}                                                                     \
 	} while (0)
-
-static double now_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static double med(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof *v, cmp);
-	return v[n / 2];
-}
 
 int main(void)
 {
@@ -97,11 +77,11 @@ int main(void)
 		}
 	}
 	printf("unmap.span-8-handles: %d\n", (int)span_code);
-	printf("call cuMemMap(1 chunk): %.0f ns\n", med(map, nmap));
-	printf("call cuMemSetAccess(8 chunks): %.0f ns\n", med(access, ROUNDS));
-	printf("call cuMemUnmap(1 chunk): %.0f ns\n", med(one, none));
+	printf("call cuMemMap(1 chunk): %.0f ns\n", median(map, nmap));
+	printf("call cuMemSetAccess(8 chunks): %.0f ns\n", median(access, ROUNDS));
+	printf("call cuMemUnmap(1 chunk): %.0f ns\n", median(one, none));
 	if (span_code == CUDA_SUCCESS)
-		printf("call cuMemUnmap(8 chunks, 8 handles): %.0f ns\n", med(span, nspan));
+		printf("call cuMemUnmap(8 chunks, 8 handles): %.0f ns\n", median(span, nspan));
 	for (int i = 0; i < CHUNKS; i++)
 		CK(cuMemRelease(h[i]));
 	CK(cuMemAddressFree(va, CHUNKS * gran));
